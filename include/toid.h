@@ -1,0 +1,398 @@
+/*
+ * toid.h — time-ordered IDs: ULID, Ulid-Flake, SCRU160, Nanoflake, uid11/xid
+ * and UUIDv7 behind one C API.
+ *
+ * This header is the API reference. Every declaration is documented above it.
+ *
+ * Conventions
+ *  - Every function that can fail returns an int: >= 0 on success, one of the
+ *    negative TOID_E* codes on failure. toid_strerror() turns one into text.
+ *  - An ID's value is its binary form: big-endian bytes, toid_bin_size(f) of
+ *    them (8, 16 or 20). Buffers of TOID_BIN_MAX bytes fit every format.
+ *  - Text inputs are (text, len): a NUL is never looked for and counts as a
+ *    byte like any other. Nothing is trimmed.
+ *  - The caller owns all memory; no function here allocates.
+ *  - Nothing here depends on the locale.
+ *
+ * MIT License. See LICENSE.
+ */
+#ifndef TOID_H
+#define TOID_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define TOID_API
+#elif defined(__GNUC__)
+#define TOID_API __attribute__((visibility("default")))
+#else
+#define TOID_API
+#endif
+
+#define TOID_VERSION_MAJOR 0
+#define TOID_VERSION_MINOR 1
+#define TOID_VERSION_PATCH 0
+#define TOID_VERSION_STRING "0.1.0"
+
+/* The version of the library actually linked, as "MAJOR.MINOR.PATCH". */
+TOID_API const char *toid_version(void);
+
+/* ------------------------------------------------------------------------
+ * Formats
+ * ------------------------------------------------------------------------ */
+
+/*
+ * The one list of formats. X(ID, name_token, "cli-name"). Everything that
+ * enumerates formats (the enum below, the library's registry, the CLI, the
+ * server) is derived from this list; adding a format adds one line here.
+ */
+#define TOID_FORMAT_LIST(X)                                   \
+    X(ULID, ulid, "ulid")                                     \
+    X(ULID_FLAKE, ulid_flake, "ulid-flake")                   \
+    X(ULID_FLAKE_SCALABLE, ulid_flake_scalable, "ulid-flake-scalable") \
+    X(SCRU160, scru160, "scru160")                            \
+    X(NANOFLAKE, nanoflake, "nanoflake")                      \
+    X(UID11, uid11, "uid11")                                  \
+    X(UID11_SEQ, uid11_seq, "uid11-seq")                      \
+    X(UUIDV7, uuidv7, "uuidv7")
+
+/* A format. TOID_FORMAT_COUNT is the number of formats. */
+typedef enum toid_format {
+#define TOID__ENUM(id, tok, name) TOID_##id,
+    TOID_FORMAT_LIST(TOID__ENUM)
+#undef TOID__ENUM
+    TOID_FORMAT_COUNT
+} toid_format;
+
+/* The largest binary form (SCRU160, 20 bytes). */
+#define TOID_BIN_MAX 20
+/* The longest text form (SCRU160 as hex, 40) plus a NUL. */
+#define TOID_TEXT_MAX 41
+
+/* Pass as epoch_ms to use the format's default epoch. */
+#define TOID_EPOCH_DEFAULT INT64_MIN
+
+/* Everything the library knows about a format, for tables and auto-detection. */
+typedef struct toid_format_info {
+    toid_format format;
+    const char *name;          /* "ulid", "ulid-flake", ... */
+    unsigned bits;             /* significant bits: 128, 63, 160, 64 ... */
+    unsigned bin_size;         /* binary form, bytes */
+    unsigned text_len;         /* canonical text length */
+    unsigned text_len_min;     /* shortest accepted text (nanoflake: 1) */
+    unsigned text_len_alt;     /* another accepted length (scru160 hex: 40), else 0 */
+    const char *alphabet;      /* "crockford32", "base32hex", "base36", "base58", "hex" */
+    int64_t default_epoch_ms;  /* unix ms of ts = 0 (0 for Unix-epoch formats) */
+    int epoch_configurable;    /* 1 if epoch_ms arguments may differ from the default */
+    int has_int;               /* 1 for the 64-bit formats that have an integer form */
+    uint64_t int_max;          /* largest integer (2^63-1 or 2^64-1), 0 if !has_int */
+    unsigned ts_bits;          /* width of the timestamp field */
+    const char *spec;          /* where the format is specified */
+} toid_format_info;
+
+/* The description of format f, or NULL if f is not a format. */
+TOID_API const toid_format_info *toid_format_get(toid_format f);
+
+/*
+ * Looks a format up by its name ("ulid", "uid11-seq", ...; exact, case
+ * sensitive). Returns the format (>= 0) or TOID_EINVAL.
+ */
+TOID_API int toid_format_by_name(const char *name, size_t len);
+
+/* The format's binary size in bytes, or 0 for an unknown format. */
+TOID_API size_t toid_bin_size(toid_format f);
+
+/*
+ * Which formats decode this text strictly: bit (1u << f) is set for each
+ * format f whose toid_decode() accepts it. 0 when none does. The CLI and the
+ * server use this for auto-detection, with the priority documented there.
+ */
+TOID_API uint32_t toid_accepting(const char *text, size_t len);
+
+/* ------------------------------------------------------------------------
+ * Errors
+ * ------------------------------------------------------------------------ */
+
+/* X(NAME, value, "short-name", "message"). The short name is the error class
+ * used by the conformance vectors and the CLI. */
+#define TOID_ERROR_LIST(X)                                                   \
+    X(EINVAL, -1, "invalid", "invalid argument")                             \
+    X(ELENGTH, -2, "length", "bad length")                                   \
+    X(ECHAR, -3, "char", "bad character")                                    \
+    X(EOVERFLOW, -4, "overflow", "value too large for the format")           \
+    X(ERANGE, -5, "range", "time out of range for the format")               \
+    X(ECLOCK, -6, "clock", "clock moved backwards")                          \
+    X(EEXHAUSTED, -7, "exhausted", "same-millisecond capacity exhausted")    \
+    X(EENTROPY, -8, "entropy", "entropy source failed")                      \
+    X(EBUFFER, -9, "buffer", "output buffer too small")                      \
+    X(EFORKED, -10, "forked", "generator used in a forked child without re-initialisation")
+
+enum {
+#define TOID__ERR(name, val, shortname, msg) TOID_##name = val,
+    TOID_ERROR_LIST(TOID__ERR)
+#undef TOID__ERR
+};
+
+/* A message for an error code ("bad character"); "unknown error" otherwise. */
+TOID_API const char *toid_strerror(int err);
+/* The error class ("char", "length", ...); "unknown" otherwise. */
+TOID_API const char *toid_err_name(int err);
+
+/* ------------------------------------------------------------------------
+ * Text <-> value
+ * ------------------------------------------------------------------------ */
+
+/*
+ * Decodes text strictly into bin (toid_bin_size(f) bytes, big-endian).
+ * Checks, in this order: the length (TOID_ELENGTH), every byte is in the
+ * alphabet (TOID_ECHAR; *err_pos, if err_pos is not NULL, gets the offset of
+ * the first bad byte), the value fits (TOID_EOVERFLOW). Crockford base32,
+ * base32hex, hex and base36 are case-insensitive; Base58 is case-sensitive.
+ * Crockford aliases (I L O) and hyphens are errors: see toid_normalize().
+ * uuidv7 needs the 36-character hyphenated form with version 7 and variant
+ * 0b10 (otherwise TOID_ECHAR). Nanoflake takes 1..13 base36 symbols; scru160
+ * takes 32 base32hex or 40 hex symbols. bin is unchanged on failure.
+ * Returns 0 or an error.
+ */
+TOID_API int toid_decode(toid_format f, const char *text, size_t len,
+                         uint8_t *bin, size_t *err_pos);
+
+/*
+ * Writes the canonical text of bin (which must be a valid value, see
+ * toid_from_bytes) and a NUL into out. Returns the text length, or
+ * TOID_EBUFFER if out_size cannot hold it and the NUL.
+ */
+TOID_API int toid_encode(toid_format f, const uint8_t *bin, char *out,
+                         size_t out_size);
+
+/*
+ * Checks that bytes (len of them) are a valid binary form of f and copies
+ * them into bin. TOID_ELENGTH if len != toid_bin_size(f); TOID_EOVERFLOW if
+ * the value exceeds the format (bit 63 set in a 63-bit format);
+ * TOID_EINVAL for a uuidv7 whose version or variant is wrong.
+ */
+TOID_API int toid_from_bytes(toid_format f, const uint8_t *bytes, size_t len,
+                             uint8_t *bin);
+
+/*
+ * The integer form of the 64-bit formats (ulid-flake, ulid-flake-scalable
+ * and nanoflake: 0..2^63-1; uid11 and uid11-seq: 0..2^64-1).
+ * toid_to_u64: TOID_EINVAL if f has no integer form.
+ * toid_from_u64: TOID_EINVAL likewise; TOID_EOVERFLOW above the maximum.
+ */
+TOID_API int toid_to_u64(toid_format f, const uint8_t *bin, uint64_t *out);
+TOID_API int toid_from_u64(toid_format f, uint64_t value, uint8_t *bin);
+
+/*
+ * Decodes an unsigned decimal integer (the "int" text form of the 64-bit
+ * formats) of 1..20 digits, no sign, no spaces. TOID_ELENGTH, TOID_ECHAR (with
+ * *err_pos), or TOID_EOVERFLOW above the format's int_max.
+ */
+TOID_API int toid_decode_int(toid_format f, const char *text, size_t len,
+                             uint8_t *bin, size_t *err_pos);
+
+/* ------------------------------------------------------------------------
+ * Fields: inspect and make
+ * ------------------------------------------------------------------------ */
+
+/* Field identifiers, also bit positions in toid_fields.has. Names as in
+ * DESIGN.md "Inspection fields". */
+#define TOID_FIELD_LIST(X)          \
+    X(FORMAT, "format")             \
+    X(TEXT, "text")                 \
+    X(UNIX_MS, "unix_ms")           \
+    X(TIME, "time")                 \
+    X(HEX, "hex")                   \
+    X(INT, "int")                   \
+    X(TS, "ts")                     \
+    X(RANDOM, "random")             \
+    X(SID, "sid")                   \
+    X(COUNTER, "counter")           \
+    X(RANDOM16, "random16")         \
+    X(RANDOM80, "random80")         \
+    X(GENERATOR, "generator")       \
+    X(SEQUENCE, "sequence")         \
+    X(RESERVED, "reserved")
+
+typedef enum toid_field_id {
+#define TOID__FLD(id, name) TOID_FIELD_##id,
+    TOID_FIELD_LIST(TOID__FLD)
+#undef TOID__FLD
+    TOID_FIELD_COUNT
+} toid_field_id;
+
+/* The name of a field id ("unix_ms"), or NULL. */
+TOID_API const char *toid_field_name(toid_field_id id);
+
+/*
+ * An ID's fields as numbers, for C callers. `has` holds bit (1u << id) for
+ * each member that is set. For inspection every field of the format is set;
+ * for making, set the members you give (toid_fields_set does it from text).
+ *
+ * ULID's `random` (80 bits) lives in random80[], as does SCRU160's random80;
+ * every other format's `random` is the integer member `random`.
+ */
+typedef struct toid_fields {
+    uint32_t has;
+    int64_t unix_ms;        /* ms since 1970-01-01T00:00:00Z */
+    int64_t ts;             /* ms since the format's epoch (= unix_ms for ulid, scru160, uuidv7) */
+    uint64_t int_value;     /* "int": the 64-bit formats' integer */
+    uint8_t hex[TOID_BIN_MAX]; /* "hex": the whole value, big-endian */
+    uint64_t random;        /* ulid-flake(-scalable), uid11, uid11-seq */
+    uint8_t random80[10];   /* ulid "random", scru160 "random80": big-endian */
+    uint32_t sid;           /* ulid-flake-scalable, 5 bits */
+    uint32_t counter;       /* scru160, 16 bits */
+    uint32_t random16;      /* scru160, 16 bits */
+    uint32_t generator;     /* nanoflake, 10 bits */
+    uint32_t sequence;      /* nanoflake, 12 bits; uid11-seq, 12 bits */
+    int reserved;           /* scru160: timestamp 0 or 2^48-1 (decoded, never generated) */
+} toid_fields;
+
+/*
+ * The fields of a value. epoch_ms applies to formats whose epoch is
+ * configurable; pass TOID_EPOCH_DEFAULT otherwise. Returns 0 or TOID_EINVAL
+ * (bad format or epoch).
+ */
+TOID_API int toid_inspect(toid_format f, const uint8_t *bin, int64_t epoch_ms,
+                          toid_fields *out);
+
+/*
+ * Composes a value from fields. Either the whole value (INT or HEX), or the
+ * time (UNIX_MS or TS; both must agree if both are given) plus sub-fields;
+ * sub-fields not given are 0. Errors: TOID_ERANGE for a time outside the
+ * format's span (before the epoch, or wider than the ts field);
+ * TOID_EOVERFLOW for an int or hex above the format's maximum; TOID_EINVAL
+ * for a sub-field wider than its bits, a field the format does not have, a
+ * missing time, or a uuidv7 hex without version 7 / variant 0b10.
+ */
+TOID_API int toid_make(toid_format f, const toid_fields *in, int64_t epoch_ms,
+                       uint8_t *bin);
+
+/*
+ * Sets one member of *fields from text, as the CLI's FIELD=VALUE and the
+ * vectors' encode inputs give it: integers in decimal ("unix_ms", "ts" may be
+ * negative and then fail in toid_make with TOID_ERANGE); "hex" in full-width
+ * hex; ULID's "random" as 20 hex digits; "random80" in decimal; "int" in
+ * decimal (a negative or too large int is TOID_EOVERFLOW); "time" as RFC 3339
+ * (sets unix_ms); "reserved" as true/false. Unknown names: TOID_EINVAL.
+ */
+TOID_API int toid_fields_set(toid_format f, toid_fields *fields,
+                             const char *name, size_t name_len,
+                             const char *value, size_t value_len);
+
+/* How a described field is written in JSON. */
+typedef enum toid_field_kind {
+    TOID_KIND_STRING = 0,
+    TOID_KIND_NUMBER = 1,
+    TOID_KIND_BOOL = 2
+} toid_field_kind;
+
+/* One field as text, for printing (CLI, server, tests). */
+typedef struct toid_field {
+    toid_field_id id;
+    const char *name;
+    toid_field_kind kind;
+    char value[48];
+} toid_field;
+
+/* Enough room for any format's described fields. */
+#define TOID_FIELDS_MAX 16
+
+/*
+ * Describes a value as named text fields, in this order: format, text,
+ * unix_ms, time, hex, then the format's own (int, ts, random, sid, counter,
+ * random16, random80, generator, sequence, reserved as it has them).
+ * out needs TOID_FIELDS_MAX entries. Returns the count or an error.
+ */
+TOID_API int toid_describe(toid_format f, const uint8_t *bin, int64_t epoch_ms,
+                           toid_field *out);
+
+/*
+ * Writes the inspection JSON object of a value ({"format":"ulid",...}, the
+ * fields of toid_describe; 64-bit integers as strings) and a NUL. Returns the
+ * length or TOID_EBUFFER. 512 bytes is always enough.
+ */
+TOID_API int toid_inspect_json(toid_format f, const uint8_t *bin,
+                               int64_t epoch_ms, char *out, size_t out_size);
+
+/* ------------------------------------------------------------------------
+ * Time
+ * ------------------------------------------------------------------------ */
+
+/*
+ * The smallest and the largest value of format f whose time is unix_ms, for
+ * `WHERE id BETWEEN lo AND hi`. Either of lo, hi may be NULL.
+ * TOID_ERANGE if unix_ms is outside the format's span.
+ */
+TOID_API int toid_time_bounds(toid_format f, int64_t unix_ms, int64_t epoch_ms,
+                              uint8_t *lo, uint8_t *hi);
+
+/* The span of times format f can hold: [*min_ms, *max_ms] in unix ms. */
+TOID_API int toid_time_span(toid_format f, int64_t epoch_ms, int64_t *min_ms,
+                            int64_t *max_ms);
+
+/*
+ * Writes unix_ms (0 .. 2^48-1 and beyond, up to year 999999) as RFC 3339 UTC
+ * with milliseconds ("2016-07-30T23:54:10.259Z"; years above 9999 with as
+ * many digits as needed) and a NUL. Returns the length, TOID_ERANGE for a
+ * negative time, TOID_EBUFFER if out_size < 32.
+ */
+TOID_API int toid_format_time(int64_t unix_ms, char *out, size_t out_size);
+
+/*
+ * Parses a time: RFC 3339 ("2024-01-01T00:00:00Z", "...T00:00:00.5+02:00";
+ * 't'/'z' and a space separator accepted; fraction to any digits, truncated
+ * to ms), or an integer of unix milliseconds. Returns 0 or TOID_EINVAL.
+ */
+TOID_API int toid_parse_time(const char *text, size_t len, int64_t *unix_ms);
+
+/* ------------------------------------------------------------------------
+ * Format-specific helpers
+ * ------------------------------------------------------------------------ */
+
+/*
+ * uid11 prefix-aware decoding (spec §3.6, §4): 0..11 Base58 symbols give the
+ * closed range [*lo, *hi] of the IDs that start with them; hi is clamped to
+ * 2^64-1. TOID_ELENGTH above 11 symbols, TOID_ECHAR (with *err_pos), or
+ * TOID_EOVERFLOW if the prefix's lowest value exceeds 2^64-1.
+ */
+TOID_API int toid_uid11_prefix_range(const char *text, size_t len,
+                                     uint64_t *lo, uint64_t *hi,
+                                     size_t *err_pos);
+
+/*
+ * ULID -> UUID text: the same 16 bytes as a lower-case hyphenated UUID (no
+ * version fix-up). out needs 37 bytes. Returns 36 or a decode error.
+ */
+TOID_API int toid_ulid_to_uuid(const char *text, size_t len, char *out,
+                               size_t out_size, size_t *err_pos);
+
+/*
+ * UUID (any version, 36-character hyphenated, any case) -> ULID text. out
+ * needs 27 bytes. Returns 26, TOID_ELENGTH, TOID_ECHAR (with *err_pos) or
+ * TOID_EBUFFER. Every 128-bit value is a valid ULID, so there is no overflow.
+ */
+TOID_API int toid_uuid_to_ulid(const char *text, size_t len, char *out,
+                               size_t out_size, size_t *err_pos);
+
+/*
+ * Lenient input for the Crockford base32 formats (ulid, ulid-flake,
+ * ulid-flake-scalable), as ulid/javascript's fixULIDBase32 does: removes
+ * hyphens, maps I and L to 1 and O to 0, upper-cases. Writes at most len
+ * bytes and a NUL to out; does not check anything else (decode afterwards).
+ * Returns the new length, or TOID_EBUFFER if the result and its NUL do not
+ * fit in out_size.
+ */
+TOID_API int toid_normalize(const char *text, size_t len, char *out,
+                            size_t out_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOID_H */

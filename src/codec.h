@@ -1,0 +1,67 @@
+/*
+ * codec.h — the alphabets: 256-entry decode tables (0xFF = not in the
+ * alphabet) and the small inline loops every format's codec is built from.
+ * The tables live in codec_<alphabet>.c, one file per alphabet.
+ */
+#ifndef TOID_CODEC_H
+#define TOID_CODEC_H
+
+#include "format.h"
+
+#define TOID__BAD 0xFF
+
+extern const uint8_t toid__crockford32_dec[256] TOID__HIDDEN;
+extern const char toid__crockford32_enc[32] TOID__HIDDEN;
+extern const uint8_t toid__base32hex_dec[256] TOID__HIDDEN;
+extern const char toid__base32hex_enc[32] TOID__HIDDEN;
+extern const uint8_t toid__hex_dec[256] TOID__HIDDEN;
+extern const char toid__hex_pairs[512] TOID__HIDDEN;
+extern const uint8_t toid__base36_dec[256] TOID__HIDDEN;
+extern const uint8_t toid__base58_dec[256] TOID__HIDDEN;
+
+/* The offset of the first byte of s[0..n) that dec does not accept (n if none). */
+size_t toid__first_bad(const char *s, size_t n, const uint8_t *dec) TOID__HIDDEN;
+
+/* n (<= 12) base32 symbols -> their 5n-bit value. Invalid symbols set bits
+ * of *bad (their table entry is 0xFF); the value is then meaningless. */
+static inline uint64_t toid__b32_get(const char *s, int n, const uint8_t *dec, unsigned *bad) {
+    uint64_t v = 0;
+    unsigned acc = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned d = dec[(unsigned char)s[i]];
+        acc |= d;
+        v = (v << 5) | (d & 31u);
+    }
+    *bad |= acc;
+    return v;
+}
+
+/* The low 5n bits of v as n base32 symbols. */
+static inline void toid__b32_put(uint64_t v, int n, const char *enc, char *out) {
+    for (int i = n - 1; i >= 0; i--) {
+        out[i] = enc[v & 31u];
+        v >>= 5;
+    }
+}
+
+/* n bytes -> 2n lower-case hex digits. */
+static inline void toid__hex_put(const uint8_t *b, size_t n, char *out) {
+    for (size_t i = 0; i < n; i++)
+        memcpy(out + 2 * i, toid__hex_pairs + 2 * b[i], 2);
+}
+
+/* 13 base36 digits, lower case, zero-padded, of v (< 36^13). */
+void toid__base36_encode13(uint64_t v, char *out) TOID__HIDDEN;
+/* 1..13 base36 digits (any case) -> v <= 2^63-1. The caller checked len. */
+int toid__base36_decode(const char *s, size_t len, uint64_t *v, size_t *err_pos) TOID__HIDDEN;
+
+/* 11 Base58 digits, MSB first, padded with '1'. */
+void toid__base58_encode11(uint64_t v, char *out) TOID__HIDDEN;
+/* 0..11 Base58 digits -> the value they spell, as a 128-bit quantity split in
+ * hi:lo (hi > 0 means above 2^64-1). TOID_ECHAR with *err_pos. */
+int toid__base58_decode(const char *s, size_t len, uint64_t *hi, uint64_t *lo,
+                        size_t *err_pos) TOID__HIDDEN;
+/* Exactly 11 Base58 digits -> v; TOID_ECHAR or TOID_EOVERFLOW. Fast path. */
+int toid__base58_decode11(const char *s, uint64_t *v, size_t *err_pos) TOID__HIDDEN;
+
+#endif

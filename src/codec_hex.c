@@ -1,0 +1,13 @@
+/* codec_hex.c — hexadecimal: decoded case-insensitively, encoded lower case
+ * from a table of the 256 digit pairs. */
+#include "codec.h"
+#include "table.h"
+
+#define DEC(c) (TOID__IN(c, '0', '9') ? (c) - '0' \
+    : TOID__IN(c, 'a', 'f') ? (c) - 'a' + 10 \
+    : TOID__IN(c, 'A', 'F') ? (c) - 'A' + 10 : TOID__BAD)
+#define DIGIT(v) ((v) < 10 ? '0' + (v) : 'a' + (v) - 10)
+#define PAIR(b) DIGIT((b) >> 4), DIGIT((b) & 15)
+
+const uint8_t toid__hex_dec[256] = {TOID__TABLE256(DEC)};
+const char toid__hex_pairs[512] = {TOID__TABLE256(PAIR)};

@@ -1,0 +1,33 @@
+/* fmt_nanoflake.c — Nanoflake: 0 | 41-bit ms since the epoch | 10-bit
+ * generator | 12-bit sequence (v = ts << 22 | gen << 12 | seq, as the spec's
+ * text says); 13 lower-case base36 digits, zero-padded; 8 bytes. */
+#include "codec.h"
+#include "flake13.h"
+
+static int nanoflake_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len < 1 || len > 13)
+        return TOID_ELENGTH;
+    uint64_t v;
+    int rc = toid__base36_decode(s, len, &v, err_pos);
+    if (rc < 0)
+        return rc;
+    toid__store64(bin, v);
+    return 0;
+}
+
+static void nanoflake_encode(const uint8_t *bin, char *out) {
+    toid__base36_encode13(toid__load64(bin), out);
+}
+
+const toid__format toid__fmt_nanoflake = {
+    .info = {
+        .format = TOID_NANOFLAKE, .name = "nanoflake", .bits = 63, .bin_size = 8,
+        .text_len = 13, .text_len_min = 1, .alphabet = "base36",
+        .default_epoch_ms = TOID__EPOCH_2024, .epoch_configurable = 1,
+        .has_int = 1, .int_max = TOID__MAX63, .ts_bits = 41,
+        .spec = "Nanoflake specification",
+    },
+    .decode = nanoflake_decode, .encode = nanoflake_encode,
+    .ts_shift = 22, .nfields = 2,
+    .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
+};

@@ -1,0 +1,102 @@
+/* fmt_ulid.c — ULID: 48-bit Unix ms | 80-bit random, 26 Crockford base32
+ * symbols (130 bits, so the first symbol is 0..7), 16 bytes big-endian. */
+#include "codec.h"
+
+#define M60 ((UINT64_C(1) << 60) - 1)
+
+/* 26 symbols = 2 | 12 | 12: three independent 60-bit-or-less chains. */
+static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len != 26)
+        return TOID_ELENGTH;
+    unsigned bad = 0;
+    const uint8_t *t = toid__crockford32_dec;
+    uint64_t a = toid__b32_get(s, 2, t, &bad);
+    uint64_t b = toid__b32_get(s + 2, 12, t, &bad);
+    uint64_t c = toid__b32_get(s + 14, 12, t, &bad);
+    if (bad & 0x80u) {
+        if (err_pos)
+            *err_pos = toid__first_bad(s, 26, t);
+        return TOID_ECHAR;
+    }
+    if (a > 0xFF)               /* first symbol above 7: more than 128 bits */
+        return TOID_EOVERFLOW;
+    toid__store64(bin, (a << 56) | (b >> 4));
+    toid__store64(bin + 8, (b << 60) | c);
+    return 0;
+}
+
+static void ulid_encode(const uint8_t *bin, char *out) {
+    uint64_t hi = toid__load64(bin), lo = toid__load64(bin + 8);
+    const char *e = toid__crockford32_enc;
+    toid__b32_put(hi >> 56, 2, e, out);
+    toid__b32_put(((hi << 4) | (lo >> 60)) & M60, 12, e, out + 2);
+    toid__b32_put(lo & M60, 12, e, out + 14);
+}
+
+const toid__format toid__fmt_ulid = {
+    .info = {
+        .format = TOID_ULID, .name = "ulid", .bits = 128, .bin_size = 16,
+        .text_len = 26, .text_len_min = 26, .alphabet = "crockford32",
+        .ts_bits = 48, .spec = "ULID specification",
+    },
+    .decode = ulid_decode, .encode = ulid_encode,
+    .ts_shift = 80, .nfields = 1,
+    .fields = {{TOID_FIELD_RANDOM, 0, 80}},
+};
+
+/* ULID <-> UUID: the same 16 bytes, no version fix-up (ulid/javascript's
+ * ulidToUUID / uuidToULID). */
+static const uint8_t uuid_hyphen[4] = {8, 13, 18, 23};
+
+int toid_ulid_to_uuid(const char *text, size_t len, char *out, size_t out_size,
+                      size_t *err_pos) {
+    uint8_t bin[16];
+    int rc = ulid_decode(text, len, bin, err_pos);
+    if (rc < 0)
+        return rc;
+    if (out_size < 37)
+        return TOID_EBUFFER;
+    for (int i = 0, o = 0; i < 16; i++) {
+        if (o == 8 || o == 13 || o == 18 || o == 23)
+            out[o++] = '-';
+        memcpy(out + o, toid__hex_pairs + 2 * bin[i], 2);
+        o += 2;
+    }
+    out[36] = '\0';
+    return 36;
+}
+
+int toid_uuid_to_ulid(const char *text, size_t len, char *out, size_t out_size,
+                      size_t *err_pos) {
+    if (len != 36)
+        return TOID_ELENGTH;
+    uint8_t bin[16];
+    size_t pos = 0;
+    int h = 0;
+    for (int i = 0; i < 16; i++) {
+        if (h < 4 && pos == uuid_hyphen[h]) {
+            if (text[pos] != '-')
+                goto bad;
+            pos++;
+            h++;
+        }
+        unsigned hi = toid__hex_dec[(unsigned char)text[pos]];
+        if (hi == TOID__BAD)
+            goto bad;
+        pos++;
+        unsigned lo = toid__hex_dec[(unsigned char)text[pos]];
+        if (lo == TOID__BAD)
+            goto bad;
+        pos++;
+        bin[i] = (uint8_t)(hi << 4 | lo);
+    }
+    if (out_size < 27)
+        return TOID_EBUFFER;
+    ulid_encode(bin, out);
+    out[26] = '\0';
+    return 26;
+bad:
+    if (err_pos)
+        *err_pos = pos;
+    return TOID_ECHAR;
+}

@@ -1,0 +1,16 @@
+/* fmt_ulid_flake_scalable.c — Ulid-Flake scalable: 0 | 43-bit ms since the
+ * epoch | 15-bit random | 5-bit scalability id; 13 Crockford base32; 8 bytes. */
+#include "flake13.h"
+
+const toid__format toid__fmt_ulid_flake_scalable = {
+    .info = {
+        .format = TOID_ULID_FLAKE_SCALABLE, .name = "ulid-flake-scalable", .bits = 63,
+        .bin_size = 8, .text_len = 13, .text_len_min = 13, .alphabet = "crockford32",
+        .default_epoch_ms = TOID__EPOCH_2024, .epoch_configurable = 1,
+        .has_int = 1, .int_max = TOID__MAX63, .ts_bits = 43,
+        .spec = "Ulid-Flake specification, scalable",
+    },
+    .decode = toid__flake13_decode, .encode = toid__flake13_encode,
+    .ts_shift = 20, .nfields = 2,
+    .fields = {{TOID_FIELD_RANDOM, 5, 15}, {TOID_FIELD_SID, 0, 5}},
+};

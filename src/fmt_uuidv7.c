@@ -1,0 +1,68 @@
+/* fmt_uuidv7.c — UUIDv7 (RFC 9562 §5.7): 48-bit Unix ms | ver 7 | 12 bits |
+ * var 0b10 | 62 bits; 36 lower-case hex digits with hyphens; 16 bytes. */
+#include "codec.h"
+
+/* Offsets of the 32 hex digits in the 36-character form. */
+static const uint8_t digit_at[32] = {
+    0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17,
+    19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
+
+static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len != 36)
+        return TOID_ELENGTH;
+    uint8_t out[16];
+    unsigned bad = 0;
+    for (int i = 0; i < 16; i++) {
+        unsigned hi = toid__hex_dec[(unsigned char)s[digit_at[2 * i]]];
+        unsigned lo = toid__hex_dec[(unsigned char)s[digit_at[2 * i + 1]]];
+        bad |= hi | lo;
+        out[i] = (uint8_t)((hi << 4) | (lo & 15u));
+    }
+    bool hyphens = s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-';
+    bool version = (out[6] >> 4) == 7, variant = (out[8] >> 6) == 2;
+    if ((bad & 0x80u) || !hyphens || !version || !variant) {
+        if (err_pos) {
+            size_t p = 0;
+            for (; p < 36; p++) {
+                bool want_hyphen = p == 8 || p == 13 || p == 18 || p == 23;
+                unsigned char c = (unsigned char)s[p];
+                if (want_hyphen ? c != '-' : toid__hex_dec[c] == TOID__BAD)
+                    break;
+            }
+            if (p == 36)
+                p = version ? 19 : 14;
+            *err_pos = p;
+        }
+        return TOID_ECHAR;
+    }
+    memcpy(bin, out, 16);
+    return 0;
+}
+
+static void uuidv7_encode(const uint8_t *bin, char *out) {
+    char hex[32];
+    toid__hex_put(bin, 16, hex);
+    memcpy(out, hex, 8);
+    out[8] = '-';
+    memcpy(out + 9, hex + 8, 4);
+    out[13] = '-';
+    memcpy(out + 14, hex + 12, 4);
+    out[18] = '-';
+    memcpy(out + 19, hex + 16, 4);
+    out[23] = '-';
+    memcpy(out + 24, hex + 20, 12);
+}
+
+static const uint8_t fixed_mask[16] = {0, 0, 0, 0, 0, 0, 0xF0, 0, 0xC0};
+static const uint8_t fixed_bits[16] = {0, 0, 0, 0, 0, 0, 0x70, 0, 0x80};
+
+const toid__format toid__fmt_uuidv7 = {
+    .info = {
+        .format = TOID_UUIDV7, .name = "uuidv7", .bits = 128, .bin_size = 16,
+        .text_len = 36, .text_len_min = 36, .alphabet = "hex",
+        .ts_bits = 48, .spec = "RFC 9562, section 5.7",
+    },
+    .decode = uuidv7_decode, .encode = uuidv7_encode,
+    .ts_shift = 80, .nfields = 0,
+    .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
+};

@@ -1,0 +1,81 @@
+/*
+ * format.h — the internal description of a format: its codec and its bit
+ * layout. Each src/fmt_<name>.c defines one toid__format; inspect, make,
+ * describe and time bounds (layout.c) work from the layout alone, so a format
+ * is data plus its text codec.
+ */
+#ifndef TOID_FORMAT_H
+#define TOID_FORMAT_H
+
+#include "toid.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TOID__HIDDEN __attribute__((visibility("hidden")))
+
+/* One sub-field of the value: `width` bits whose lowest is bit `shift`. */
+typedef struct toid__field_layout {
+    uint8_t id;     /* toid_field_id */
+    uint8_t shift;
+    uint8_t width;  /* up to 80 */
+} toid__field_layout;
+
+typedef struct toid__format {
+    toid_format_info info;
+    /* Strict decode, checks length, alphabet, overflow in that order. The
+     * format layer's fixed bits (uuidv7 version/variant) are checked here too. */
+    int (*decode)(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
+    /* Writes exactly info.text_len characters, no NUL. */
+    void (*encode)(const uint8_t *bin, char *out);
+    uint8_t ts_shift;              /* the timestamp is info.ts_bits wide at this shift */
+    uint8_t nfields;
+    toid__field_layout fields[4];  /* the sub-fields, most significant first */
+    /* Bits fixed by the format (uuidv7 version and variant): for a valid
+     * value, (bin & fixed_mask) == fixed_bits. NULL when there are none. */
+    const uint8_t *fixed_mask;
+    const uint8_t *fixed_bits;
+    bool has_reserved;             /* scru160: the derived `reserved` flag */
+} toid__format;
+
+#define TOID__DECLARE_FORMAT(id, tok, name) extern const toid__format toid__fmt_##tok TOID__HIDDEN;
+TOID_FORMAT_LIST(TOID__DECLARE_FORMAT)
+#undef TOID__DECLARE_FORMAT
+
+/* The descriptor of f, or NULL. */
+const toid__format *toid__format_of(toid_format f) TOID__HIDDEN;
+
+/* The epoch to use: the default for TOID_EPOCH_DEFAULT; TOID_EINVAL when the
+ * format's epoch is fixed and another is asked, or it is outside 0..2^48-1. */
+int toid__resolve_epoch(const toid__format *fmt, int64_t epoch_ms, int64_t *out) TOID__HIDDEN;
+
+/* Checks the bits a value must have (top bit of 63-bit formats: overflow;
+ * uuidv7 version/variant: invalid). */
+int toid__check_value(const toid__format *fmt, const uint8_t *bin) TOID__HIDDEN;
+
+/* Big-endian load/store. */
+static inline uint64_t toid__load64(const uint8_t *p) {
+    return ((uint64_t)p[0] << 56) | ((uint64_t)p[1] << 48) | ((uint64_t)p[2] << 40) |
+           ((uint64_t)p[3] << 32) | ((uint64_t)p[4] << 24) | ((uint64_t)p[5] << 16) |
+           ((uint64_t)p[6] << 8) | (uint64_t)p[7];
+}
+static inline void toid__store64(uint8_t *p, uint64_t v) {
+    p[0] = (uint8_t)(v >> 56); p[1] = (uint8_t)(v >> 48); p[2] = (uint8_t)(v >> 40);
+    p[3] = (uint8_t)(v >> 32); p[4] = (uint8_t)(v >> 24); p[5] = (uint8_t)(v >> 16);
+    p[6] = (uint8_t)(v >> 8); p[7] = (uint8_t)v;
+}
+
+/* Decimal helpers (no strtoull, no locale). */
+/* Writes v in decimal, returns the length (<= 20). No NUL. */
+size_t toid__u64_to_dec(uint64_t v, char *out) TOID__HIDDEN;
+/* Parses 1..20 digits; TOID_EINVAL for anything else, TOID_EOVERFLOW above
+ * 2^64-1. */
+int toid__dec_to_u64(const char *s, size_t n, uint64_t *out) TOID__HIDDEN;
+/* A big-endian unsigned integer of n bytes in decimal; returns the length. */
+size_t toid__bytes_to_dec(const uint8_t *be, size_t n, char *out) TOID__HIDDEN;
+/* Parses decimal digits into n big-endian bytes; TOID_EINVAL for a non-digit
+ * or a value that does not fit. */
+int toid__dec_to_bytes(const char *s, size_t len, uint8_t *be, size_t n) TOID__HIDDEN;
+
+#endif

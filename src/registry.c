@@ -1,0 +1,137 @@
+/* registry.c — the format table, derived from TOID_FORMAT_LIST, and the
+ * public entry points that dispatch through it. */
+#include "format.h"
+
+static const toid__format *const formats[TOID_FORMAT_COUNT] = {
+#define TOID__PTR(id, tok, name) &toid__fmt_##tok,
+    TOID_FORMAT_LIST(TOID__PTR)
+#undef TOID__PTR
+};
+
+const char *toid_version(void) { return TOID_VERSION_STRING; }
+
+const toid__format *toid__format_of(toid_format f) {
+    return (unsigned)f < TOID_FORMAT_COUNT ? formats[f] : NULL;
+}
+
+const toid_format_info *toid_format_get(toid_format f) {
+    const toid__format *fmt = toid__format_of(f);
+    return fmt ? &fmt->info : NULL;
+}
+
+int toid_format_by_name(const char *name, size_t len) {
+    if (!name)
+        return TOID_EINVAL;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const char *n = formats[f]->info.name;
+        if (strlen(n) == len && memcmp(n, name, len) == 0)
+            return f;
+    }
+    return TOID_EINVAL;
+}
+
+size_t toid_bin_size(toid_format f) {
+    const toid__format *fmt = toid__format_of(f);
+    return fmt ? fmt->info.bin_size : 0;
+}
+
+int toid__resolve_epoch(const toid__format *fmt, int64_t epoch_ms, int64_t *out) {
+    if (epoch_ms == TOID_EPOCH_DEFAULT || epoch_ms == fmt->info.default_epoch_ms) {
+        *out = fmt->info.default_epoch_ms;
+        return 0;
+    }
+    if (!fmt->info.epoch_configurable || epoch_ms < 0 || epoch_ms > (INT64_C(1) << 48) - 1)
+        return TOID_EINVAL;
+    *out = epoch_ms;
+    return 0;
+}
+
+int toid__check_value(const toid__format *fmt, const uint8_t *bin) {
+    if (fmt->info.has_int && fmt->info.int_max != UINT64_MAX && (bin[0] & 0x80u))
+        return TOID_EOVERFLOW;
+    if (fmt->fixed_mask)
+        for (unsigned i = 0; i < fmt->info.bin_size; i++)
+            if ((bin[i] & fmt->fixed_mask[i]) != fmt->fixed_bits[i])
+                return TOID_EINVAL;
+    return 0;
+}
+
+uint32_t toid_accepting(const char *text, size_t len) {
+    uint32_t set = 0;
+    uint8_t bin[TOID_BIN_MAX];
+    if (!text && len)
+        return 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        if (formats[f]->decode(text, len, bin, NULL) == 0)
+            set |= 1u << f;
+    return set;
+}
+
+int toid_decode(toid_format f, const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !bin || (!text && len))
+        return TOID_EINVAL;
+    return fmt->decode(text, len, bin, err_pos);
+}
+
+int toid_encode(toid_format f, const uint8_t *bin, char *out, size_t out_size) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !bin || !out)
+        return TOID_EINVAL;
+    unsigned n = fmt->info.text_len;
+    if (out_size <= n)
+        return TOID_EBUFFER;
+    fmt->encode(bin, out);
+    out[n] = '\0';
+    return (int)n;
+}
+
+int toid_from_bytes(toid_format f, const uint8_t *bytes, size_t len, uint8_t *bin) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !bin || !bytes)
+        return TOID_EINVAL;
+    if (len != fmt->info.bin_size)
+        return TOID_ELENGTH;
+    int rc = toid__check_value(fmt, bytes);
+    if (rc < 0)
+        return rc;
+    memmove(bin, bytes, len);
+    return 0;
+}
+
+int toid_to_u64(toid_format f, const uint8_t *bin, uint64_t *out) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !fmt->info.has_int || !bin || !out)
+        return TOID_EINVAL;
+    *out = toid__load64(bin);
+    return 0;
+}
+
+int toid_from_u64(toid_format f, uint64_t value, uint8_t *bin) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !fmt->info.has_int || !bin)
+        return TOID_EINVAL;
+    if (value > fmt->info.int_max)
+        return TOID_EOVERFLOW;
+    toid__store64(bin, value);
+    return 0;
+}
+
+int toid_decode_int(toid_format f, const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !fmt->info.has_int || !bin || (!text && len))
+        return TOID_EINVAL;
+    if (len < 1 || len > 20)
+        return TOID_ELENGTH;
+    for (size_t i = 0; i < len; i++)
+        if (text[i] < '0' || text[i] > '9') {
+            if (err_pos)
+                *err_pos = i;
+            return TOID_ECHAR;
+        }
+    uint64_t v;
+    if (toid__dec_to_u64(text, len, &v) < 0 || v > fmt->info.int_max)
+        return TOID_EOVERFLOW;
+    toid__store64(bin, v);
+    return 0;
+}
