@@ -1,0 +1,294 @@
+/* test_api.c — the format layer's API beyond the vectors: the registry,
+ * errors, positions, buffers, epochs, time text, bounds, ULID<->UUID,
+ * normalize, prefix ranges, describe and JSON. */
+#include "check.h"
+#include "toid.h"
+
+#define S(lit) lit, sizeof(lit) - 1
+
+static void test_registry(void) {
+    CHECK_EQ_INT(toid_format_by_name(S("ulid")), TOID_ULID);
+    CHECK_EQ_INT(toid_format_by_name(S("uid11-seq")), TOID_UID11_SEQ);
+    CHECK_EQ_INT(toid_format_by_name(S("ULID")), TOID_EINVAL);
+    CHECK_EQ_INT(toid_format_by_name(S("uli")), TOID_EINVAL);
+    CHECK(toid_format_get(TOID_FORMAT_COUNT) == NULL);
+    CHECK(toid_format_get((toid_format)-1) == NULL);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const toid_format_info *i = toid_format_get((toid_format)f);
+        CHECK_EQ_INT(i->format, f);
+        CHECK_EQ_INT(toid_format_by_name(i->name, strlen(i->name)), f);
+        CHECK(i->bin_size <= TOID_BIN_MAX && i->text_len < TOID_TEXT_MAX);
+        CHECK_EQ_INT(toid_bin_size((toid_format)f), i->bin_size);
+    }
+    CHECK_EQ_INT(toid_format_get(TOID_SCRU160)->text_len_alt, 40);
+    CHECK_EQ_INT(toid_format_get(TOID_NANOFLAKE)->text_len_min, 1);
+    CHECK_EQ_INT(toid_format_get(TOID_ULID_FLAKE)->default_epoch_ms, 1704067200000);
+    CHECK_EQ_INT(toid_format_get(TOID_UID11)->default_epoch_ms, 1321009871111);
+    /* detection */
+    CHECK_EQ_INT(toid_accepting(S("01ARZ3NDEKTSV4RRFFQ69G5FAV")), 1u << TOID_ULID);
+    CHECK_EQ_INT(toid_accepting(S("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")), 1u << TOID_UUIDV7);
+    CHECK_EQ_INT(toid_accepting(S("0000000Z8ZZZG")),
+                 (1u << TOID_ULID_FLAKE) | (1u << TOID_ULID_FLAKE_SCALABLE) | (1u << TOID_NANOFLAKE));
+    /* 11 Base58 symbols that are also 11 base36 digits */
+    CHECK_EQ_INT(toid_accepting(S("5TK7MT834rx")), (1u << TOID_UID11) | (1u << TOID_UID11_SEQ) | (1u << TOID_NANOFLAKE));
+    CHECK_EQ_INT(toid_accepting(S("5TK7MT834rl")), 1u << TOID_NANOFLAKE);
+    CHECK_EQ_INT(toid_accepting(S("!")), 0);
+    CHECK_EQ_INT(toid_accepting(NULL, 0), 0);
+}
+
+static void test_errors(void) {
+    CHECK_EQ_STR(toid_err_name(TOID_ECHAR), "char");
+    CHECK_EQ_STR(toid_err_name(TOID_ELENGTH), "length");
+    CHECK_EQ_STR(toid_err_name(TOID_EOVERFLOW), "overflow");
+    CHECK_EQ_STR(toid_err_name(TOID_ERANGE), "range");
+    CHECK_EQ_STR(toid_err_name(TOID_EFORKED), "forked");
+    CHECK_EQ_STR(toid_err_name(0), "unknown");
+    CHECK_EQ_STR(toid_strerror(TOID_ECHAR), "bad character");
+    CHECK_EQ_STR(toid_strerror(-999), "unknown error");
+    /* every code has its own message and name */
+    for (int a = -1; a >= TOID_EFORKED; a--)
+        for (int b = a - 1; b >= TOID_EFORKED; b--) {
+            CHECK(strcmp(toid_strerror(a), toid_strerror(b)) != 0);
+            CHECK(strcmp(toid_err_name(a), toid_err_name(b)) != 0);
+        }
+}
+
+static void test_positions_and_buffers(void) {
+    uint8_t bin[TOID_BIN_MAX];
+    size_t pos = 99;
+    CHECK_EQ_INT(toid_decode(TOID_ULID, S("01ARZ3NDEKTSV4RRFFQ69G5FAU"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 25);
+    CHECK_EQ_INT(toid_decode(TOID_ULID, S("01ARZ3NDEK\0SV4RRFFQ69G5FAV"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 10);
+    CHECK_EQ_INT(toid_decode(TOID_UUIDV7, S("017f22e2-79b0-4cc3-98c4-dc0c0c07398f"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 14);   /* the version digit */
+    CHECK_EQ_INT(toid_decode(TOID_UUIDV7, S("017f22e2-79b0-7cc3-c8c4-dc0c0c07398f"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 19);   /* the variant digit */
+    CHECK_EQ_INT(toid_decode(TOID_UUIDV7, S("017f22e2+79b0-7cc3-98c4-dc0c0c07398f"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 8);
+    CHECK_EQ_INT(toid_decode(TOID_NANOFLAKE, S("1y2p0ij32e8e_"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 12);
+    CHECK_EQ_INT(toid_decode(TOID_UID11, S("1111111111l"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 10);
+    /* failure leaves bin untouched */
+    memset(bin, 0xAB, sizeof bin);
+    CHECK_EQ_INT(toid_decode(TOID_ULID, S("80000000000000000000000000"), bin, NULL), TOID_EOVERFLOW);
+    CHECK_EQ_INT(bin[0], 0xAB);
+    CHECK_EQ_INT(toid_decode(TOID_ULID, NULL, 0, bin, NULL), TOID_ELENGTH);
+    CHECK_EQ_INT(toid_decode(TOID_FORMAT_COUNT, S("x"), bin, NULL), TOID_EINVAL);
+    /* encode buffer */
+    char out[TOID_TEXT_MAX];
+    CHECK_EQ_INT(toid_decode(TOID_ULID, S("01ARZ3NDEKTSV4RRFFQ69G5FAV"), bin, NULL), 0);
+    CHECK_EQ_INT(toid_encode(TOID_ULID, bin, out, 26), TOID_EBUFFER);
+    CHECK_EQ_INT(toid_encode(TOID_ULID, bin, out, 27), 26);
+    CHECK_EQ_STR(out, "01ARZ3NDEKTSV4RRFFQ69G5FAV");
+    char json[64];
+    CHECK_EQ_INT(toid_inspect_json(TOID_ULID, bin, TOID_EPOCH_DEFAULT, json, sizeof json), TOID_EBUFFER);
+}
+
+static void test_binary_and_int(void) {
+    uint8_t bin[TOID_BIN_MAX];
+    const uint8_t top[8] = {0x80, 0, 0, 0, 0, 0, 0, 0};
+    CHECK_EQ_INT(toid_from_bytes(TOID_ULID_FLAKE, top, 8, bin), TOID_EOVERFLOW);
+    CHECK_EQ_INT(toid_from_bytes(TOID_NANOFLAKE, top, 8, bin), TOID_EOVERFLOW);
+    CHECK_EQ_INT(toid_from_bytes(TOID_UID11, top, 8, bin), 0);
+    CHECK_EQ_INT(toid_from_bytes(TOID_UID11, top, 7, bin), TOID_ELENGTH);
+    const uint8_t v4[16] = {0, 0, 0, 0, 0, 0, 0x40, 0, 0x80};
+    CHECK_EQ_INT(toid_from_bytes(TOID_UUIDV7, v4, 16, bin), TOID_EINVAL);
+    CHECK_EQ_INT(toid_from_u64(TOID_ULID_FLAKE, UINT64_MAX >> 1, bin), 0);
+    CHECK_EQ_INT(toid_from_u64(TOID_ULID_FLAKE, (UINT64_MAX >> 1) + 1, bin), TOID_EOVERFLOW);
+    CHECK_EQ_INT(toid_from_u64(TOID_ULID, 1, bin), TOID_EINVAL);
+    uint64_t u;
+    CHECK_EQ_INT(toid_decode_int(TOID_UID11, S("18446744073709551615"), bin, NULL), 0);
+    CHECK(toid_to_u64(TOID_UID11, bin, &u) == 0 && u == UINT64_MAX);
+    CHECK_EQ_INT(toid_decode_int(TOID_UID11, S("18446744073709551616"), bin, NULL), TOID_EOVERFLOW);
+    CHECK_EQ_INT(toid_decode_int(TOID_NANOFLAKE, S("9223372036854775808"), bin, NULL), TOID_EOVERFLOW);
+    size_t pos;
+    CHECK_EQ_INT(toid_decode_int(TOID_NANOFLAKE, S("12x"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 2);
+    CHECK_EQ_INT(toid_decode_int(TOID_NANOFLAKE, S("-1"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(toid_decode_int(TOID_NANOFLAKE, S(""), bin, &pos), TOID_ELENGTH);
+    CHECK_EQ_INT(toid_decode_int(TOID_SCRU160, S("1"), bin, &pos), TOID_EINVAL);
+}
+
+static void test_time_text(void) {
+    char buf[40];
+    int64_t ms;
+    CHECK_EQ_INT(toid_format_time(1469922850259, buf, sizeof buf), 24);
+    CHECK_EQ_STR(buf, "2016-07-30T23:54:10.259Z");
+    CHECK_EQ_INT(toid_format_time(0, buf, sizeof buf), 24);
+    CHECK_EQ_STR(buf, "1970-01-01T00:00:00.000Z");
+    toid_format_time((INT64_C(1) << 48) - 1, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "10889-08-02T05:31:50.655Z");   /* DESIGN.md: years above 9999 */
+    toid_format_time(1321009871111 + (INT64_C(1) << 42) - 1, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "2151-03-25T18:46:22.214Z");    /* uid11's last ms (DESIGN.md) */
+    toid_format_time(951782400000, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "2000-02-29T00:00:00.000Z");
+    CHECK_EQ_INT(toid_format_time(-1, buf, sizeof buf), TOID_ERANGE);
+    CHECK_EQ_INT(toid_format_time(0, buf, 31), TOID_EBUFFER);
+
+    CHECK(toid_parse_time(S("2024-01-01T00:00:00Z"), &ms) == 0 && ms == 1704067200000);
+    CHECK(toid_parse_time(S("2024-01-01t00:00:00.5z"), &ms) == 0 && ms == 1704067200500);
+    CHECK(toid_parse_time(S("2024-01-01T02:00:00.123456+02:00"), &ms) == 0 && ms == 1704067200123);
+    CHECK(toid_parse_time(S("2023-12-31T19:00:00-05:00"), &ms) == 0 && ms == 1704067200000);
+    CHECK(toid_parse_time(S("2024-01-01"), &ms) == 0 && ms == 1704067200000);
+    CHECK(toid_parse_time(S("10889-08-02T05:31:50.655Z"), &ms) == 0 && ms == (INT64_C(1) << 48) - 1);
+    CHECK(toid_parse_time(S("1704067200000"), &ms) == 0 && ms == 1704067200000);
+    CHECK(toid_parse_time(S("-5"), &ms) == 0 && ms == -5);
+    CHECK_EQ_INT(toid_parse_time(S("2023-02-29T00:00:00Z"), &ms), TOID_EINVAL);
+    CHECK_EQ_INT(toid_parse_time(S("2024-01-01T24:00:00Z"), &ms), TOID_EINVAL);
+    CHECK_EQ_INT(toid_parse_time(S("2024-01-01T00:00:00"), &ms), TOID_EINVAL);   /* no zone */
+    CHECK_EQ_INT(toid_parse_time(S("2024-01-01T00:00:00Z "), &ms), TOID_EINVAL);
+    CHECK_EQ_INT(toid_parse_time(S("now"), &ms), TOID_EINVAL);
+    CHECK_EQ_INT(toid_parse_time(S(""), &ms), TOID_EINVAL);
+    CHECK_EQ_INT(toid_parse_time(S("99999999999999999999"), &ms), TOID_EINVAL);
+}
+
+static void hexof(const uint8_t *b, size_t n, char *out) {
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static void test_bounds_and_epochs(void) {
+    uint8_t lo[TOID_BIN_MAX], hi[TOID_BIN_MAX];
+    char t[TOID_TEXT_MAX], h[41];
+    CHECK_EQ_INT(toid_time_bounds(TOID_ULID, 1469922850259, TOID_EPOCH_DEFAULT, lo, hi), 0);
+    toid_encode(TOID_ULID, lo, t, sizeof t);
+    CHECK_EQ_STR(t, "01ARZ3NDEK0000000000000000");
+    toid_encode(TOID_ULID, hi, t, sizeof t);
+    CHECK_EQ_STR(t, "01ARZ3NDEKZZZZZZZZZZZZZZZZ");
+    CHECK_EQ_INT(toid_time_bounds(TOID_UUIDV7, 0x017f22e279b0, TOID_EPOCH_DEFAULT, lo, hi), 0);
+    toid_encode(TOID_UUIDV7, lo, t, sizeof t);
+    CHECK_EQ_STR(t, "017f22e2-79b0-7000-8000-000000000000");
+    toid_encode(TOID_UUIDV7, hi, t, sizeof t);
+    CHECK_EQ_STR(t, "017f22e2-79b0-7fff-bfff-ffffffffffff");
+    CHECK_EQ_INT(toid_time_bounds(TOID_SCRU160, 1, TOID_EPOCH_DEFAULT, lo, hi), 0);
+    hexof(hi, 20, h);
+    CHECK_EQ_STR(h, "000000000001ffffffffffffffffffffffffffff");
+    CHECK_EQ_INT(toid_time_bounds(TOID_NANOFLAKE, 1704067201000, TOID_EPOCH_DEFAULT, lo, hi), 0);
+    toid_encode(TOID_NANOFLAKE, lo, t, sizeof t);
+    CHECK_EQ_STR(t, "0000001xd6hog");    /* 1000 << 22 */
+    CHECK_EQ_INT(toid_time_bounds(TOID_NANOFLAKE, 1704067199999, TOID_EPOCH_DEFAULT, lo, hi), TOID_ERANGE);
+    CHECK_EQ_INT(toid_time_bounds(TOID_ULID, -1, TOID_EPOCH_DEFAULT, lo, NULL), TOID_ERANGE);
+    CHECK_EQ_INT(toid_time_bounds(TOID_ULID, INT64_C(1) << 48, TOID_EPOCH_DEFAULT, NULL, hi), TOID_ERANGE);
+    /* a custom epoch moves the span and the decoded time */
+    int64_t mn, mx;
+    CHECK_EQ_INT(toid_time_span(TOID_ULID_FLAKE, 1000, &mn, &mx), 0);
+    CHECK(mn == 1000 && mx == 1000 + (INT64_C(1) << 43) - 1);
+    CHECK_EQ_INT(toid_time_span(TOID_UID11, 1000, &mn, &mx), TOID_EINVAL);      /* fixed epoch */
+    CHECK_EQ_INT(toid_time_span(TOID_ULID, 5, &mn, &mx), TOID_EINVAL);
+    CHECK_EQ_INT(toid_time_span(TOID_ULID, 0, &mn, &mx), 0);
+    CHECK_EQ_INT(toid_time_span(TOID_NANOFLAKE, -1, &mn, &mx), TOID_EINVAL);
+    uint8_t bin[8];
+    toid_fields f;
+    CHECK_EQ_INT(toid_decode(TOID_NANOFLAKE, S("0000001xd6ku8"), bin, NULL), 0);
+    CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, bin, 1288834974657, &f), 0);  /* Twitter's epoch */
+    CHECK_EQ_INT(f.unix_ms, 1288834974657 + 1000);
+    CHECK_EQ_INT(f.ts, 1000);
+    CHECK_EQ_INT(f.generator, 1);
+}
+
+static void test_make_errors(void) {
+    toid_fields f;
+    uint8_t bin[TOID_BIN_MAX];
+    memset(&f, 0, sizeof f);
+    CHECK_EQ_INT(toid_make(TOID_NANOFLAKE, &f, TOID_EPOCH_DEFAULT, bin), TOID_EINVAL);  /* no time */
+    CHECK_EQ_INT(toid_fields_set(TOID_NANOFLAKE, &f, S("ts"), S("5")), 0);
+    CHECK_EQ_INT(toid_fields_set(TOID_NANOFLAKE, &f, S("generator"), S("1024")), 0);
+    CHECK_EQ_INT(toid_make(TOID_NANOFLAKE, &f, TOID_EPOCH_DEFAULT, bin), TOID_EINVAL);  /* 11 bits */
+    CHECK_EQ_INT(toid_fields_set(TOID_NANOFLAKE, &f, S("generator"), S("1023")), 0);
+    CHECK_EQ_INT(toid_make(TOID_NANOFLAKE, &f, TOID_EPOCH_DEFAULT, bin), 0);
+    CHECK_EQ_INT(toid_fields_set(TOID_NANOFLAKE, &f, S("unix_ms"), S("1704067200006")), 0);
+    CHECK_EQ_INT(toid_make(TOID_NANOFLAKE, &f, TOID_EPOCH_DEFAULT, bin), TOID_EINVAL);  /* ts disagrees */
+    CHECK_EQ_INT(toid_fields_set(TOID_NANOFLAKE, &f, S("random"), S("1")), TOID_EINVAL);
+    CHECK_EQ_INT(toid_fields_set(TOID_NANOFLAKE, &f, S("bogus"), S("1")), TOID_EINVAL);
+    CHECK_EQ_INT(toid_fields_set(TOID_ULID, &f, S("ts"), S("1")), TOID_EINVAL);          /* Unix epoch: no ts */
+    CHECK_EQ_INT(toid_fields_set(TOID_ULID, &f, S("random"), S("123")), TOID_EINVAL);    /* 20 hex digits */
+    CHECK_EQ_INT(toid_fields_set(TOID_ULID, &f, S("int"), S("1")), TOID_EINVAL);         /* not 64-bit */
+    CHECK_EQ_INT(toid_fields_set(TOID_UID11, &f, S("int"), S("-0")), TOID_EOVERFLOW);
+    CHECK_EQ_INT(toid_fields_set(TOID_SCRU160, &f, S("random80"), S("1208925819614629174706176")), TOID_EINVAL);
+    memset(&f, 0, sizeof f);
+    CHECK_EQ_INT(toid_fields_set(TOID_ULID, &f, S("time"), S("2016-07-30T23:54:10.259Z")), 0);
+    CHECK_EQ_INT(toid_make(TOID_ULID, &f, TOID_EPOCH_DEFAULT, bin), 0);
+    char t[TOID_TEXT_MAX];
+    toid_encode(TOID_ULID, bin, t, sizeof t);
+    CHECK_EQ_STR(t, "01ARZ3NDEK0000000000000000");
+    memset(&f, 0, sizeof f);
+    CHECK_EQ_INT(toid_fields_set(TOID_SCRU160, &f, S("unix_ms"), S("5")), 0);
+    CHECK_EQ_INT(toid_fields_set(TOID_SCRU160, &f, S("reserved"), S("true")), 0);
+    CHECK_EQ_INT(toid_make(TOID_SCRU160, &f, TOID_EPOCH_DEFAULT, bin), TOID_EINVAL);    /* not reserved */
+    CHECK_EQ_INT(toid_fields_set(TOID_SCRU160, &f, S("unix_ms"), S("0")), 0);
+    CHECK_EQ_INT(toid_make(TOID_SCRU160, &f, TOID_EPOCH_DEFAULT, bin), 0);
+}
+
+static void test_ulid_uuid_normalize(void) {
+    char out[40];
+    CHECK_EQ_INT(toid_ulid_to_uuid(S("01JQ4T23H220KM7X0B3V1109DQ"), out, sizeof out, NULL), 36);
+    CHECK_EQ_STR(out, "0195c9a1-0e22-1027-43f4-0b1ec21025b7");
+    CHECK_EQ_INT(toid_uuid_to_ulid(S("0195C9A1-0E22-1027-43F4-0B1EC21025B7"), out, sizeof out, NULL), 26);
+    CHECK_EQ_STR(out, "01JQ4T23H220KM7X0B3V1109DQ");
+    size_t pos;
+    CHECK_EQ_INT(toid_uuid_to_ulid(S("0195c9a1-0e22-1027-43f4+0b1ec21025b7"), out, sizeof out, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 23);
+    CHECK_EQ_INT(toid_uuid_to_ulid(S("0195c9a10e22102743f40b1ec21025b7"), out, sizeof out, &pos), TOID_ELENGTH);
+    CHECK_EQ_INT(toid_ulid_to_uuid(S("01JQ4T23H220KM7X0B3V1109DQ"), out, 36, NULL), TOID_EBUFFER);
+    CHECK_EQ_INT(toid_ulid_to_uuid(S("81JQ4T23H220KM7X0B3V1109DQ"), out, sizeof out, NULL), TOID_EOVERFLOW);
+
+    CHECK_EQ_INT(toid_normalize(S("oLARYZ6-S41TSV4RRF-FQ69G5FAV"), out, sizeof out), 26);
+    CHECK_EQ_STR(out, "01ARYZ6S41TSV4RRFFQ69G5FAV");
+    CHECK_EQ_INT(toid_normalize(S("i-l-o"), out, sizeof out), 3);
+    CHECK_EQ_STR(out, "110");
+    CHECK_EQ_INT(toid_normalize(S("abc"), out, 3), TOID_EBUFFER);
+    CHECK_EQ_INT(toid_normalize(S("abc"), out, 4), 3);
+    CHECK_EQ_INT(toid_normalize(S(""), out, 1), 0);
+}
+
+static void test_prefix(void) {
+    uint64_t lo, hi;
+    CHECK_EQ_INT(toid_uid11_prefix_range(S("jpXCZedGfVQ"), &lo, &hi, NULL), 0);
+    CHECK(lo == UINT64_MAX && hi == UINT64_MAX);
+    CHECK_EQ_INT(toid_uid11_prefix_range(S("jpXCZedGfVR"), &lo, &hi, NULL), TOID_EOVERFLOW);
+    CHECK_EQ_INT(toid_uid11_prefix_range(S("jq"), &lo, &hi, NULL), TOID_EOVERFLOW);
+    CHECK_EQ_INT(toid_uid11_prefix_range(S("jp"), &lo, &hi, NULL), 0);
+    CHECK(hi == UINT64_MAX && lo < hi);                       /* clamped */
+    size_t pos;
+    CHECK_EQ_INT(toid_uid11_prefix_range(S("ab0"), &lo, &hi, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 2);
+}
+
+static void test_describe_json(void) {
+    uint8_t bin[TOID_BIN_MAX];
+    char json[512];
+    CHECK_EQ_INT(toid_decode(TOID_NANOFLAKE, S("0000001XD6KU8"), bin, NULL), 0);
+    int n = toid_inspect_json(TOID_NANOFLAKE, bin, TOID_EPOCH_DEFAULT, json, sizeof json);
+    CHECK(n > 0);
+    CHECK_EQ_STR(json, "{\"format\":\"nanoflake\",\"text\":\"0000001xd6ku8\",\"unix_ms\":1704067201000,"
+                       "\"time\":\"2024-01-01T00:00:01.000Z\",\"hex\":\"00000000fa001000\","
+                       "\"int\":\"4194308096\",\"ts\":1000,\"generator\":1,\"sequence\":0}");
+    CHECK_EQ_INT(toid_decode(TOID_SCRU160, S("00000000000000000000000000000000"), bin, NULL), 0);
+    toid_inspect_json(TOID_SCRU160, bin, TOID_EPOCH_DEFAULT, json, sizeof json);
+    CHECK(strstr(json, "\"random80\":\"0\"") && strstr(json, "\"reserved\":true"));
+    /* the longest JSON fits 512 bytes */
+    memset(bin, 0xFF, sizeof bin);
+    CHECK(toid_inspect_json(TOID_SCRU160, bin, TOID_EPOCH_DEFAULT, json, sizeof json) > 0);
+    toid_field fl[TOID_FIELDS_MAX];
+    CHECK_EQ_INT(toid_describe(TOID_ULID, bin, TOID_EPOCH_DEFAULT, fl), 6);
+    CHECK_EQ_STR(fl[5].name, "random");
+    CHECK_EQ_STR(toid_field_name(TOID_FIELD_RANDOM80), "random80");
+    CHECK(toid_field_name(TOID_FIELD_COUNT) == NULL);
+}
+
+int main(void) {
+    test_registry();
+    test_errors();
+    test_positions_and_buffers();
+    test_binary_and_int();
+    test_time_text();
+    test_bounds_and_epochs();
+    test_make_errors();
+    test_ulid_uuid_normalize();
+    test_prefix();
+    test_describe_json();
+    CHECK_EQ_STR(toid_version(), TOID_VERSION_STRING);
+    return check_report();
+}
