@@ -196,6 +196,12 @@ TOID_API int toid_from_u64(toid_format f, uint64_t value, uint8_t *bin);
 TOID_API int toid_decode_int(toid_format f, const char *text, size_t len,
                              uint8_t *bin, size_t *err_pos);
 
+/*
+ * Writes n bytes as 2n lower-case hex digits and a NUL (the `hex` field, and
+ * SCRU160's 40-digit form). Returns 2n or TOID_EBUFFER.
+ */
+TOID_API int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t out_size);
+
 /* ------------------------------------------------------------------------
  * Fields: inspect and make
  * ------------------------------------------------------------------------ */

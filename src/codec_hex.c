@@ -11,3 +11,13 @@
 
 const uint8_t toid__hex_dec[256] = {TOID__TABLE256(DEC)};
 const char toid__hex_pairs[512] = {TOID__TABLE256(PAIR)};
+
+int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t out_size) {
+    if ((!bytes && n) || !out)
+        return TOID_EINVAL;
+    if (n > (SIZE_MAX - 1) / 2 || out_size < 2 * n + 1)
+        return TOID_EBUFFER;
+    toid__hex_put(bytes, n, out);
+    out[2 * n] = '\0';
+    return (int)(2 * n);
+}

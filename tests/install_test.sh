@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the build into a DESTDIR staging tree and builds a consumer against
+# it three ways: pkg-config, CMake find_package (shared and static). Checks the
+# SONAME and that only toid_* symbols are exported.
+#   usage: install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=/opt/toid-test
+DESTDIR="$work/stage" cmake --install "$build" --prefix "$prefix" >/dev/null
+root="$work/stage$prefix"
+lib=$(ls -d "$root"/lib*/ | head -n 1)
+test -f "$root/include/toid.h"
+test -f "$lib/libtoid.a"
+soname=$(objdump -p "$lib"/libtoid.so | awk '/SONAME/ {print $2}')
+[ "$soname" = "libtoid.so.0" ] || { echo "SONAME is '$soname'"; exit 1; }
+bad=$(nm -D --defined-only "$lib"/libtoid.so | awk '{print $3}' | grep -v '^toid_' || true)
+[ -z "$bad" ] || { echo "exported beyond the header: $bad"; exit 1; }
+# pkg-config (the .pc is relocatable: it finds the staging tree itself)
+export PKG_CONFIG_PATH="$lib/pkgconfig"
+flags=$(pkg-config --cflags --libs toid)
+cc "$src/tests/consumer/main.c" $flags -Wl,-rpath,"$lib" -o "$work/pc"
+[ "$("$work/pc")" = 01ARZ3NDEKTSV4RRFFQ69G5FAV ]
+# CMake package
+cmake -S "$src/tests/consumer" -B "$work/cb" -DCMAKE_PREFIX_PATH="$root" >/dev/null
+cmake --build "$work/cb" >/dev/null
+[ "$("$work/cb/consumer_shared")" = 01ARZ3NDEKTSV4RRFFQ69G5FAV ]
+[ "$("$work/cb/consumer_static")" = 01ARZ3NDEKTSV4RRFFQ69G5FAV ]
+echo "install: ok (SONAME $soname, pkg-config, find_package shared+static)"
