@@ -397,6 +397,193 @@ TOID_API int toid_uuid_to_ulid(const char *text, size_t len, char *out,
 TOID_API int toid_normalize(const char *text, size_t len, char *out,
                             size_t out_size);
 
+
+/* ------------------------------------------------------------------------
+ * Generating IDs
+ *
+ * Guarantees, per format (one generator = one toid_gen, or the process-wide
+ * generator of a format):
+ *  - ulid: unique and strictly increasing within a generator. Same ms: the
+ *    80-bit random part + 1 with carry; a carry out of 80 bits is
+ *    TOID_EOVERFLOW (never into the timestamp).
+ *  - ulid-flake(-scalable): unique and strictly increasing. Same ms: add an
+ *    n-byte non-zero random integer (n = entropy_bytes); past the field's
+ *    maximum: TOID_EOVERFLOW.
+ *  - scru160: unique and strictly increasing. Counter: 15-bit random start
+ *    each ms, + 1; past 0xFFFF: the ms is exhausted. Timestamps 0 and 2^48-1
+ *    are never generated.
+ *  - nanoflake: unique and strictly increasing per generator id. Sequence 0..
+ *    4095 per ms, then the ms is exhausted.
+ *  - uid11: unique within a generator and a ms (random without repeats, up
+ *    to per_ms_cap IDs a ms); order inside a ms is random, as the spec wants.
+ *  - uid11-seq: unique and strictly increasing; sequence 0..4095 per ms.
+ *  - uuidv7: unique and strictly increasing; 42-bit counter (rand_a and the
+ *    top 30 bits of rand_b) with a random start each ms (top bit clear), 32
+ *    random bits per ID; on counter overflow the timestamp advances by 1 ms.
+ *
+ * When a ms is exhausted (on_exhausted): ERROR returns the error
+ * (TOID_EOVERFLOW for ulid and ulid-flake, whose specs say so;
+ * TOID_EEXHAUSTED otherwise); WAIT waits for the next ms, at most wait_max_ms;
+ * ADVANCE (uuidv7) moves the timestamp 1 ms ahead of the clock.
+ * When the clock is behind the last ID (on_behind): ERROR returns
+ * TOID_ECLOCK; WAIT waits until it catches up, at most wait_max_ms; KEEP keeps
+ * the last timestamp and counts on, while the clock is at most
+ * behind_allow_ms behind, then TOID_ECLOCK; RESET (uuidv7) keeps within the
+ * allowance and beyond it starts afresh at the clock's time.
+ *
+ * Defaults (DESIGN.md): ulid KEEP 10 s / ERROR; ulid-flake ERROR / ERROR;
+ * scru160 KEEP 10 s / WAIT; nanoflake WAIT 1 s / WAIT; uid11 and uid11-seq
+ * KEEP 10 s / WAIT; uuidv7 RESET 10 s / ADVANCE.
+ *
+ * Fork: a child process never continues its parent's random stream or
+ * state. Random-bearing formats reseed and start afresh in the child;
+ * nanoflake and ulid-flake-scalable return TOID_EFORKED until toid_gen_init()
+ * is called again (with a node id unique among the running generators).
+ * Detection: a MADV_WIPEONFORK page (also catches a raw clone()) and a
+ * pthread_atfork counter.
+ * ------------------------------------------------------------------------ */
+
+typedef enum toid_on_exhausted {
+    TOID_EXHAUSTED_DEFAULT = 0,
+    TOID_EXHAUSTED_ERROR,
+    TOID_EXHAUSTED_WAIT,
+    TOID_EXHAUSTED_ADVANCE      /* uuidv7 only */
+} toid_on_exhausted;
+
+typedef enum toid_on_behind {
+    TOID_BEHIND_DEFAULT = 0,
+    TOID_BEHIND_ERROR,
+    TOID_BEHIND_WAIT,
+    TOID_BEHIND_KEEP,
+    TOID_BEHIND_RESET           /* uuidv7 only */
+} toid_on_behind;
+
+typedef enum toid_counter_mode {
+    TOID_COUNTER_DEFAULT = 0,
+    TOID_COUNTER_RANDOM,        /* scru160: 15-bit random start each ms, + 1 */
+    TOID_COUNTER_MICROS         /* scru160: microsecond in the top 10 bits, 6-bit counter */
+} toid_counter_mode;
+
+/* Generator flags. */
+#define TOID_GEN_UNLOCKED 1u    /* the caller guarantees a single thread: no lock */
+
+/* A generator's configuration. Zero-initialise, set format, and set what you
+ * want to change; zero (and TOID_EPOCH_DEFAULT for epoch_ms) means the
+ * format's default. */
+typedef struct toid_gen_config {
+    toid_format format;
+    int64_t epoch_ms;           /* ulid-flake(-scalable), nanoflake; 0 = default too */
+    uint32_t node;              /* nanoflake generator id 0..1023; ulid-flake-scalable sid 0..31 */
+    uint32_t entropy_bytes;     /* ulid-flake "+n": 1..3 (scalable 1..2); default 1 */
+    toid_counter_mode counter_mode;   /* scru160 */
+    toid_on_exhausted on_exhausted;
+    toid_on_behind on_behind;
+    uint32_t wait_max_ms;       /* bound of WAIT (both kinds); default 1000 */
+    uint32_t behind_allow_ms;   /* allowance of KEEP and RESET; default 10000 */
+    uint32_t per_ms_cap;        /* uid11: IDs per ms, 1..4096; default 4096 */
+    uint32_t flags;             /* TOID_GEN_* */
+} toid_gen_config;
+
+#define TOID__UID11_SLOTS 8192
+
+/* A generator: plain data without pointers (it may live in shared memory),
+ * owned by the caller. Initialise it with toid_gen_init(); the members are
+ * private. */
+typedef struct toid_gen {
+    toid_gen_config cfg;        /* resolved */
+    int64_t epoch_ms;
+    int64_t last_ms;            /* unix ms of the last ID; INT64_MIN before any */
+    uint8_t last[TOID_BIN_MAX]; /* the last ID */
+    uint32_t seq;               /* sequence, counter, or IDs issued in last_ms */
+    uint32_t tag;               /* uid11: the tag of last_ms in seen[] */
+    uint64_t fork_generation;
+    int lock;
+    uint32_t state;             /* private flags */
+    uint32_t seen[TOID__UID11_SLOTS]; /* uid11: values issued in last_ms */
+} toid_gen;
+
+/* Status bits reported by the generator calls (informational). */
+#define TOID_ST_NEW_MS 1u          /* first ID of a new ms */
+#define TOID_ST_INCREMENTED 2u     /* same ms: counter/random/sequence moved on */
+#define TOID_ST_ROLLBACK 4u        /* the clock was behind; the last ms was kept */
+#define TOID_ST_ADVANCED 8u        /* uuidv7: the timestamp moved ahead of the clock */
+#define TOID_ST_RESET 16u          /* uuidv7: the clock went far back; started afresh */
+#define TOID_ST_WAITED 32u         /* the call waited for the clock */
+
+/* The defaults of a format into *cfg (what zero fields resolve to). */
+TOID_API int toid_gen_config_default(toid_format f, toid_gen_config *cfg);
+
+/*
+ * (Re)initialises a generator: validates cfg (TOID_EINVAL: node, epoch,
+ * entropy size, cap or a policy the format does not have) and forgets any
+ * previous state. Also the way to re-arm a node-bearing generator in a
+ * forked child.
+ */
+TOID_API int toid_gen_init(toid_gen *g, const toid_gen_config *cfg);
+
+/* Where the pure core gets its random bytes: fill buf with n bytes, return 0
+ * or a negative error (passed through). */
+typedef int (*toid_entropy_fn)(void *ctx, uint8_t *buf, size_t n);
+
+/*
+ * The pure core: the next ID of g at time unix_ms (micros: the microsecond
+ * within that ms, 0..999, used by scru160's MICROS counter) with random bytes
+ * from entropy. No clock, no OS randomness, no lock, no fork check, never
+ * waits: where a policy says WAIT it returns the error and the caller waits.
+ * On error the state is unchanged and nothing is written to out. *status (may
+ * be NULL) gets TOID_ST_* bits. Returns 0 or an error: TOID_ERANGE (time
+ * outside the format's span), TOID_ECLOCK, TOID_EEXHAUSTED, TOID_EOVERFLOW,
+ * or the entropy callback's error.
+ */
+TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
+                              toid_entropy_fn entropy, void *ctx, uint8_t *out,
+                              unsigned *status);
+
+/*
+ * The next ID from g by the clock and the library's CSPRNG: thread-safe
+ * (unless TOID_GEN_UNLOCKED), fork-safe, applies the wait policies.
+ * toid_gen_next_text writes the canonical text and a NUL (returns its length).
+ */
+TOID_API int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status);
+TOID_API int toid_gen_next_text(toid_gen *g, char *out, size_t out_size);
+
+/*
+ * n IDs into out (n * toid_bin_size bytes), strictly increasing, from one
+ * clock read (more only when a ms is exhausted and the policy waits). uid11's
+ * batch is sorted (its values are random within a ms). Returns the number
+ * made (n) or an error; on error, IDs made before it are in out and counted
+ * in *made if made is not NULL.
+ */
+TOID_API int toid_gen_batch(toid_gen *g, uint8_t *out, size_t n, size_t *made);
+
+/*
+ * The process-wide generators, one per format, made on first use with the
+ * format's defaults (node 0). toid_new: binary; toid_new_text: text and NUL,
+ * returns its length; toid_new_batch: as toid_gen_batch.
+ */
+TOID_API int toid_new(toid_format f, uint8_t *out);
+TOID_API int toid_new_text(toid_format f, char *out, size_t out_size);
+TOID_API int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made);
+
+/* Reconfigures the process-wide generator of cfg->format (e.g. its node or
+ * epoch; also re-arms a node format in a forked child). */
+TOID_API int toid_configure(const toid_gen_config *cfg);
+
+/* n bytes from the library's per-thread CSPRNG (ChaCha20 keyed from
+ * getrandom(2), fast key erasure, reseeded every MiB and after fork).
+ * Returns 0 or TOID_EENTROPY; never falls back to a weaker source. */
+TOID_API int toid_random_bytes(void *buf, size_t n);
+
+/*
+ * The clock: CLOCK_REALTIME. toid_clock_now gives unix ms (and the
+ * microsecond within it, if micros is not NULL). toid_set_clock replaces the
+ * clock for the whole process (tests, simulations): fn returns unix
+ * microseconds. NULL restores the real clock.
+ */
+typedef int64_t (*toid_clock_fn)(void *ctx);
+TOID_API int64_t toid_clock_now(unsigned *micros);
+TOID_API void toid_set_clock(toid_clock_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

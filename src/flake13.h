@@ -3,6 +3,7 @@
 #ifndef TOID_FLAKE13_H
 #define TOID_FLAKE13_H
 #include "codec.h"
+#include "gen.h"
 
 static inline int toid__flake13_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 13)
@@ -26,6 +27,43 @@ static inline void toid__flake13_encode(const uint8_t *bin, char *out) {
     uint64_t v = toid__load64(bin);
     out[0] = toid__crockford32_enc[v >> 60];
     toid__b32_put(v, 12, toid__crockford32_enc, out + 1);
+}
+
+/* The "+n entropy" rule of both Ulid-Flake variants (Go/Python reference
+ * behaviour): a new ms draws fresh random bits; the same ms adds an n-byte
+ * big-endian integer, redrawn while it is 0; past the field's maximum it is
+ * the overflow error and nothing changes. */
+static inline int toid__flake_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
+                                   uint8_t *out, unsigned *status, unsigned rbits, unsigned sid_bits) {
+    const uint64_t max_r = (UINT64_C(1) << rbits) - 1;
+    uint8_t b[3];
+    uint64_t r;
+    if (!t->same) {
+        int rc = toid__draw(e, ctx, b, (rbits + 7) / 8);
+        if (rc < 0)
+            return rc;
+        r = toid__be(b, (rbits + 7) / 8) & max_r;
+    } else {
+        uint64_t inc = 0;
+        for (int tries = 0; inc == 0; tries++) {
+            if (tries == 64)
+                return TOID_EENTROPY;     /* a source of only zeros */
+            int rc = toid__draw(e, ctx, b, g->cfg.entropy_bytes);
+            if (rc < 0)
+                return rc;
+            inc = toid__be(b, g->cfg.entropy_bytes);
+        }
+        r = ((toid__load64(g->last) >> sid_bits) & max_r) + inc;
+        if (r > max_r)
+            return TOID_EOVERFLOW;
+    }
+    uint64_t ts = (uint64_t)(t->ms - g->epoch_ms);
+    uint8_t id[8];
+    toid__store64(id, ts << 20 | r << sid_bits | g->cfg.node);
+    toid__commit(g, t->ms, id, 8);
+    memcpy(out, id, 8);
+    *status |= TOID__NEW_OR_SAME(t);
+    return 0;
 }
 
 /* 2024-01-01T00:00:00.000Z */

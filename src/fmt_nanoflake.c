@@ -3,6 +3,7 @@
  * text says); 13 lower-case base36 digits, zero-padded; 8 bytes. */
 #include "codec.h"
 #include "flake13.h"
+#include "gen.h"
 
 static int nanoflake_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len < 1 || len > 13)
@@ -19,6 +20,24 @@ static void nanoflake_encode(const uint8_t *bin, char *out) {
     toid__base36_encode13(toid__load64(bin), out);
 }
 
+/* Sequence 0 each ms, + 1, exhausted after 4095. No randomness at all. */
+static int nanoflake_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
+                          uint8_t *out, unsigned *status) {
+    (void)e;
+    (void)ctx;
+    uint32_t seq = t->same ? g->seq + 1 : 0;
+    if (seq > 4095)
+        return TOID_EEXHAUSTED;
+    uint64_t ts = (uint64_t)(t->ms - g->epoch_ms);
+    uint8_t id[8];
+    toid__store64(id, ts << 22 | (uint64_t)g->cfg.node << 12 | seq);
+    toid__commit(g, t->ms, id, 8);
+    g->seq = seq;
+    memcpy(out, id, 8);
+    *status |= TOID__NEW_OR_SAME(t);
+    return 0;
+}
+
 const toid__format toid__fmt_nanoflake = {
     .info = {
         .format = TOID_NANOFLAKE, .name = "nanoflake", .bits = 63, .bin_size = 8,
@@ -30,4 +49,6 @@ const toid__format toid__fmt_nanoflake = {
     .decode = nanoflake_decode, .encode = nanoflake_encode,
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
+    .next = nanoflake_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .default_on_behind = TOID_BEHIND_WAIT, .node_bits = 10,
 };

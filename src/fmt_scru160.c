@@ -2,6 +2,7 @@
  * 80-bit random80; 32 base32hex symbols (exactly 160 bits) or 40 hex; 20
  * bytes. Timestamps 0 and 2^48-1 are reserved: decoded, never generated. */
 #include "codec.h"
+#include "gen.h"
 
 /* 8 symbols <-> 5 bytes, four times. */
 static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
@@ -48,6 +49,44 @@ static void scru160_encode(const uint8_t *bin, char *out) {
     }
 }
 
+/* Counter: a 15-bit random start each ms, + 1 (or, in MICROS mode, the
+ * microsecond in the top 10 bits and a 6-bit count, never going down);
+ * random16 and random80 fresh for every ID. The reserved timestamps 0 and
+ * 2^48-1 are never generated. */
+static int scru160_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+                        unsigned *status) {
+    if (t->ms < 1 || t->ms > (INT64_C(1) << 48) - 2)
+        return TOID_ERANGE;
+    uint32_t last = (uint32_t)g->last[6] << 8 | g->last[7];
+    uint32_t counter;
+    uint8_t id[20];
+    if (g->cfg.counter_mode == TOID_COUNTER_MICROS) {
+        uint32_t base = t->micros << 6;
+        counter = t->same && last + 1 > base ? last + 1 : base;
+    } else {
+        counter = t->same ? last + 1 : 0;
+    }
+    if (counter > 0xFFFF)
+        return TOID_EEXHAUSTED;
+    int rc = toid__draw(e, ctx, id + 8, 12);       /* random16 | random80 */
+    if (rc < 0)
+        return rc;
+    if (!t->same && g->cfg.counter_mode != TOID_COUNTER_MICROS) {
+        uint8_t c[2];
+        if ((rc = toid__draw(e, ctx, c, 2)) < 0)
+            return rc;
+        counter = ((uint32_t)c[0] << 8 | c[1]) & 0x7FFF;
+    }
+    for (int k = 0; k < 6; k++)
+        id[k] = (uint8_t)((uint64_t)t->ms >> (40 - 8 * k));
+    id[6] = (uint8_t)(counter >> 8);
+    id[7] = (uint8_t)counter;
+    toid__commit(g, t->ms, id, 20);
+    memcpy(out, id, 20);
+    *status |= TOID__NEW_OR_SAME(t);
+    return 0;
+}
+
 const toid__format toid__fmt_scru160 = {
     .info = {
         .format = TOID_SCRU160, .name = "scru160", .bits = 160, .bin_size = 20,
@@ -59,4 +98,6 @@ const toid__format toid__fmt_scru160 = {
     .fields = {{TOID_FIELD_COUNTER, 96, 16}, {TOID_FIELD_RANDOM16, 80, 16},
                {TOID_FIELD_RANDOM80, 0, 80}},
     .has_reserved = true,
+    .next = scru160_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 14,
 };

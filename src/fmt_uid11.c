@@ -2,6 +2,67 @@
  * | 22-bit random; 11 Base58 symbols; 8 bytes. Also the spec's prefix-aware
  * decoding (§3.6, §4). */
 #include "uid11.h"
+#include "gen.h"
+
+/* seen[]: an open-addressing set of the values issued in the current ms.
+ * A slot holds value | tag << 22; slots whose tag is not the current ms's
+ * count as empty, so a new ms costs nothing (the table is cleared only when
+ * the 10-bit tag wraps, once per 1023 ms). */
+#define SLOT_MASK (TOID__UID11_SLOTS - 1u)
+#define TAG_MAX 1023u
+
+static bool seen_has(const toid_gen *g, uint32_t tag, uint32_t r) {
+    for (uint32_t i = r & SLOT_MASK;; i = (i + 1) & SLOT_MASK) {
+        uint32_t s = g->seen[i];
+        if (s >> 22 != tag)
+            return false;
+        if ((s & 0x3FFFFFu) == r)
+            return true;
+    }
+}
+
+static void seen_add(toid_gen *g, uint32_t tag, uint32_t r) {
+    uint32_t i = r & SLOT_MASK;
+    while (g->seen[i] >> 22 == tag)
+        i = (i + 1) & SLOT_MASK;
+    g->seen[i] = tag << 22 | r;
+}
+
+/* 22 uniform random bits per ID; within one ms a value already issued is
+ * drawn again, so the generator never repeats itself (sampling without
+ * replacement), up to per_ms_cap IDs a ms. */
+static int uid11_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+                      unsigned *status) {
+    if (t->same && g->seq >= g->cfg.per_ms_cap)
+        return TOID_EEXHAUSTED;
+    uint32_t tag = t->same ? g->tag : g->tag % TAG_MAX + 1;
+    uint32_t r;
+    for (int tries = 0;; tries++) {
+        uint8_t b[3];
+        if (tries == 1000)
+            return TOID_EENTROPY;         /* a source that keeps repeating itself */
+        int rc = toid__draw(e, ctx, b, 3);
+        if (rc < 0)
+            return rc;
+        r = (uint32_t)toid__be(b, 3) & 0x3FFFFFu;
+        if (!t->same || !seen_has(g, tag, r))
+            break;
+    }
+    if (!t->same) {
+        if (tag == 1)
+            memset(g->seen, 0, sizeof g->seen);   /* the tag wrapped */
+        g->tag = tag;
+        g->seq = 0;
+    }
+    seen_add(g, tag, r);
+    g->seq++;
+    uint8_t id[8];
+    toid__store64(id, (uint64_t)(t->ms - g->epoch_ms) << 22 | r);
+    toid__commit(g, t->ms, id, 8);
+    memcpy(out, id, 8);
+    *status |= TOID__NEW_OR_SAME(t);
+    return 0;
+}
 
 const toid__format toid__fmt_uid11 = {
     .info = {
@@ -14,6 +75,8 @@ const toid__format toid__fmt_uid11 = {
     .decode = toid__uid11_decode, .encode = toid__uid11_encode,
     .ts_shift = 22, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 22}},
+    .next = uid11_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 3, .random_order = true,
 };
 
 int toid_uid11_prefix_range(const char *text, size_t len, uint64_t *lo, uint64_t *hi,

@@ -1,6 +1,27 @@
 /* fmt_uid11_seq.c — uid11, profile ts-seq-rand: 42-bit ms since the xid
  * epoch | 12-bit sequence | 10-bit random; 11 Base58 symbols; 8 bytes. */
 #include "uid11.h"
+#include "gen.h"
+
+/* Sequence 0 each ms, + 1, exhausted after 4095; 10 fresh random bits. */
+static int uid11_seq_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
+                          uint8_t *out, unsigned *status) {
+    uint32_t seq = t->same ? g->seq + 1 : 0;
+    if (seq > 4095)
+        return TOID_EEXHAUSTED;
+    uint8_t b[2];
+    int rc = toid__draw(e, ctx, b, 2);
+    if (rc < 0)
+        return rc;
+    uint64_t ts = (uint64_t)(t->ms - g->epoch_ms);
+    uint8_t id[8];
+    toid__store64(id, ts << 22 | (uint64_t)seq << 10 | (toid__be(b, 2) & 0x3FFu));
+    toid__commit(g, t->ms, id, 8);
+    g->seq = seq;
+    memcpy(out, id, 8);
+    *status |= TOID__NEW_OR_SAME(t);
+    return 0;
+}
 
 const toid__format toid__fmt_uid11_seq = {
     .info = {
@@ -13,4 +34,6 @@ const toid__format toid__fmt_uid11_seq = {
     .decode = toid__uid11_decode, .encode = toid__uid11_encode,
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_SEQUENCE, 10, 12}, {TOID_FIELD_RANDOM, 0, 10}},
+    .next = uid11_seq_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 2,
 };

@@ -1,6 +1,7 @@
 /* fmt_ulid.c — ULID: 48-bit Unix ms | 80-bit random, 26 Crockford base32
  * symbols (130 bits, so the first symbol is 0..7), 16 bytes big-endian. */
 #include "codec.h"
+#include "gen.h"
 
 #define M60 ((UINT64_C(1) << 60) - 1)
 
@@ -33,6 +34,31 @@ static void ulid_encode(const uint8_t *bin, char *out) {
     toid__b32_put(lo & M60, 12, e, out + 14);
 }
 
+/* Same ms: the 80 random bits + 1 with carry; a carry out of them is the
+ * spec's overflow error, never a carry into the timestamp. */
+static int ulid_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+                     unsigned *status) {
+    uint8_t id[16];
+    if (t->same) {
+        memcpy(id, g->last, 16);
+        int i = 15;
+        while (i >= 6 && ++id[i] == 0)
+            i--;
+        if (i < 6)
+            return TOID_EOVERFLOW;
+    } else {
+        int rc = toid__draw(e, ctx, id + 6, 10);
+        if (rc < 0)
+            return rc;
+        for (int k = 0; k < 6; k++)
+            id[k] = (uint8_t)((uint64_t)t->ms >> (40 - 8 * k));
+    }
+    toid__commit(g, t->ms, id, 16);
+    memcpy(out, id, 16);
+    *status |= TOID__NEW_OR_SAME(t);
+    return 0;
+}
+
 const toid__format toid__fmt_ulid = {
     .info = {
         .format = TOID_ULID, .name = "ulid", .bits = 128, .bin_size = 16,
@@ -42,6 +68,8 @@ const toid__format toid__fmt_ulid = {
     .decode = ulid_decode, .encode = ulid_encode,
     .ts_shift = 80, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 80}},
+    .next = ulid_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
+    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 10,
 };
 
 /* ULID <-> UUID: the same 16 bytes, no version fix-up (ulid/javascript's

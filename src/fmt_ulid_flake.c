@@ -2,6 +2,11 @@
  * | 20-bit random; 13 Crockford base32 symbols; 8 bytes. */
 #include "flake13.h"
 
+static int flake_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+                      unsigned *status) {
+    return toid__flake_next(g, t, e, ctx, out, status, 20, 0);
+}
+
 const toid__format toid__fmt_ulid_flake = {
     .info = {
         .format = TOID_ULID_FLAKE, .name = "ulid-flake", .bits = 63, .bin_size = 8,
@@ -13,4 +18,6 @@ const toid__format toid__fmt_ulid_flake = {
     .decode = toid__flake13_decode, .encode = toid__flake13_encode,
     .ts_shift = 20, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 20}},
+    .next = flake_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
+    .default_on_behind = TOID_BEHIND_ERROR, .max_entropy_bytes = 3, .entropy_per_id = 3,
 };

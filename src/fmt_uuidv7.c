@@ -1,6 +1,7 @@
 /* fmt_uuidv7.c — UUIDv7 (RFC 9562 §5.7): 48-bit Unix ms | ver 7 | 12 bits |
  * var 0b10 | 62 bits; 36 lower-case hex digits with hyphens; 16 bytes. */
 #include "codec.h"
+#include "gen.h"
 
 /* Offsets of the 32 hex digits in the 36-character form. */
 static const uint8_t digit_at[32] = {
@@ -53,6 +54,55 @@ static void uuidv7_encode(const uint8_t *bin, char *out) {
     memcpy(out + 24, hex + 20, 12);
 }
 
+/* RFC 9562 §6.2 method 1: a 42-bit counter in rand_a (12 bits) and the top
+ * 30 bits of rand_b, started at a random value with its top bit clear each
+ * ms and incremented within it; the last 32 bits are random per ID. When the
+ * counter overflows the timestamp moves 1 ms ahead (§6.2) under ADVANCE. */
+#define COUNTER_MAX ((UINT64_C(1) << 42) - 1)
+
+static uint64_t counter_of(const uint8_t *id) {
+    return (uint64_t)(id[6] & 0x0F) << 38 | (uint64_t)id[7] << 30 | (uint64_t)(id[8] & 0x3F) << 24 |
+           (uint64_t)id[9] << 16 | (uint64_t)id[10] << 8 | id[11];
+}
+
+static int uuidv7_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+                       unsigned *status) {
+    uint8_t rnd[10];
+    int rc = toid__draw(e, ctx, rnd, 10);
+    if (rc < 0)
+        return rc;
+    int64_t ms = t->ms;
+    uint64_t fresh = toid__be(rnd + 4, 6) & (COUNTER_MAX >> 1);
+    uint64_t counter = fresh;
+    unsigned st = TOID__NEW_OR_SAME(t);
+    if (t->same) {
+        counter = counter_of(g->last) + 1;
+        if (counter > COUNTER_MAX) {
+            if (!t->may_advance)
+                return TOID_EEXHAUSTED;
+            if (ms + 1 > (INT64_C(1) << 48) - 1)
+                return TOID_ERANGE;
+            ms++;
+            counter = fresh;
+            st = TOID_ST_ADVANCED | TOID_ST_NEW_MS;
+        }
+    }
+    uint8_t id[16];
+    for (int k = 0; k < 6; k++)
+        id[k] = (uint8_t)((uint64_t)ms >> (40 - 8 * k));
+    id[6] = (uint8_t)(0x70 | counter >> 38);
+    id[7] = (uint8_t)(counter >> 30);
+    id[8] = (uint8_t)(0x80 | (counter >> 24 & 0x3F));
+    id[9] = (uint8_t)(counter >> 16);
+    id[10] = (uint8_t)(counter >> 8);
+    id[11] = (uint8_t)counter;
+    memcpy(id + 12, rnd, 4);
+    toid__commit(g, ms, id, 16);
+    memcpy(out, id, 16);
+    *status |= st;
+    return 0;
+}
+
 static const uint8_t fixed_mask[16] = {0, 0, 0, 0, 0, 0, 0xF0, 0, 0xC0};
 static const uint8_t fixed_bits[16] = {0, 0, 0, 0, 0, 0, 0x70, 0, 0x80};
 
@@ -65,4 +115,6 @@ const toid__format toid__fmt_uuidv7 = {
     .decode = uuidv7_decode, .encode = uuidv7_encode,
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
+    .next = uuidv7_next, .default_on_exhausted = TOID_EXHAUSTED_ADVANCE,
+    .default_on_behind = TOID_BEHIND_RESET, .entropy_per_id = 10,
 };

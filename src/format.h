@@ -15,6 +15,8 @@
 
 #define TOID__HIDDEN __attribute__((visibility("hidden")))
 
+struct toid__tick;
+
 /* One sub-field of the value: `width` bits whose lowest is bit `shift`. */
 typedef struct toid__field_layout {
     uint8_t id;     /* toid_field_id */
@@ -37,6 +39,15 @@ typedef struct toid__format {
     const uint8_t *fixed_mask;
     const uint8_t *fixed_bits;
     bool has_reserved;             /* scru160: the derived `reserved` flag */
+    /* Generation (gen.h): the pure core, and the format's defaults. */
+    int (*next)(toid_gen *g, const struct toid__tick *t, toid_entropy_fn entropy, void *ctx,
+                uint8_t *out, unsigned *status);
+    uint8_t default_on_exhausted;  /* toid_on_exhausted */
+    uint8_t default_on_behind;     /* toid_on_behind */
+    uint8_t node_bits;             /* nanoflake 10, ulid-flake-scalable 5 */
+    uint8_t max_entropy_bytes;     /* ulid-flake "+n" */
+    uint8_t entropy_per_id;        /* bytes a core draws for one ID, normally */
+    bool random_order;             /* uid11: values are random within a ms */
 } toid__format;
 
 #define TOID__DECLARE_FORMAT(id, tok, name) extern const toid__format toid__fmt_##tok TOID__HIDDEN;

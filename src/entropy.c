@@ -1,0 +1,132 @@
+/* entropy.c — the CSPRNG: per thread, the ChaCha20 keystream keyed from
+ * getrandom(2). Each refill makes 8 blocks, takes the first 32 bytes as the
+ * next key (fast key erasure: a captured state does not reveal past output)
+ * and hands out the rest; every MiB the key is replaced from getrandom. The
+ * state lives in a MADV_WIPEONFORK page, so a child process finds it zeroed
+ * and reseeds instead of repeating its parent's stream. If getrandom fails we
+ * return TOID_EENTROPY: there is no weaker fallback. */
+#define _GNU_SOURCE
+#include "os.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+
+#define BLOCKS 8
+#define RESEED_BYTES (1u << 20)
+
+typedef struct rng {
+    uint32_t seeded;            /* 0 after a fork wiped the page */
+    uint32_t counter;
+    uint32_t key[8];
+    uint32_t nonce[3];
+    uint32_t pos;               /* next unused byte of buf */
+    uint32_t since_reseed;
+    uint64_t fork_generation;   /* only consulted for the fallback state */
+    uint8_t buf[64 * BLOCKS];
+} rng;
+
+static _Thread_local rng *tls;
+static _Thread_local rng tls_fallback;    /* if mmap fails: still correct, checked by pid in fork.c */
+static toid__getrandom_fn getrandom_hook;
+static pthread_key_t page_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void free_page(void *p) { munmap(p, 4096); }
+static void make_key(void) { pthread_key_create(&page_key, free_page); }
+
+static rng *state(void) {
+    if (__builtin_expect(tls != NULL, 1))
+        return tls;
+    _Static_assert(sizeof(rng) <= 4096, "rng fits a page");
+    void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#ifdef MADV_WIPEONFORK
+    if (p != MAP_FAILED && madvise(p, 4096, MADV_WIPEONFORK) != 0) {
+        munmap(p, 4096);
+        p = MAP_FAILED;
+    }
+#endif
+    if (p == MAP_FAILED) {
+        tls = &tls_fallback;
+    } else {
+        tls = p;
+        pthread_once(&key_once, make_key);
+        pthread_setspecific(page_key, p);
+    }
+    return tls;
+}
+
+/* All n bytes from getrandom: retries EINTR and short reads. */
+static int fill_os(void *buf, size_t n) {
+    uint8_t *p = buf;
+    int zero_reads = 0;
+    while (n) {
+        toid__getrandom_fn fn = __atomic_load_n(&getrandom_hook, __ATOMIC_ACQUIRE);
+        ssize_t r = fn ? fn(p, n, 0) : getrandom(p, n, 0);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return TOID_EENTROPY;
+        }
+        if (r == 0 && ++zero_reads > 8)
+            return TOID_EENTROPY;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+static int reseed(rng *r) {
+    uint32_t fresh[11];
+    if (fill_os(fresh, sizeof fresh) < 0)
+        return TOID_EENTROPY;
+    memcpy(r->key, fresh, 32);
+    memcpy(r->nonce, fresh + 8, 12);
+    r->counter = 0;
+    r->since_reseed = 0;
+    r->pos = sizeof r->buf;     /* discard anything buffered */
+    r->seeded = 1;
+    memset(fresh, 0, sizeof fresh);
+    return 0;
+}
+
+static void refill(rng *r) {
+    for (int b = 0; b < BLOCKS; b++)
+        toid__chacha20_block(r->key, r->counter++, r->nonce, r->buf + 64 * b);
+    memcpy(r->key, r->buf, 32);       /* fast key erasure */
+    memset(r->buf, 0, 32);
+    r->pos = 32;
+    r->since_reseed += sizeof r->buf - 32;
+}
+
+int toid_random_bytes(void *out, size_t n) {
+    rng *r = state();
+    uint8_t *o = out;
+    if (__builtin_expect(r == &tls_fallback, 0)) {    /* no wipe-on-fork page */
+        uint64_t g = toid__fork_generation();
+        if (g != r->fork_generation) {
+            r->seeded = 0;
+            r->fork_generation = g;
+        }
+    }
+    if (__builtin_expect(!r->seeded || r->since_reseed >= RESEED_BYTES, 0))
+        if (reseed(r) < 0)
+            return TOID_EENTROPY;
+    while (n) {
+        if (r->pos == sizeof r->buf)
+            refill(r);
+        size_t k = sizeof r->buf - r->pos;
+        if (k > n)
+            k = n;
+        memcpy(o, r->buf + r->pos, k);
+        memset(r->buf + r->pos, 0, k);    /* handed-out bytes do not stay behind */
+        r->pos += (uint32_t)k;
+        o += k;
+        n -= k;
+    }
+    return 0;
+}
+
+void toid__test_set_getrandom(toid__getrandom_fn fn) { __atomic_store_n(&getrandom_hook, fn, __ATOMIC_RELEASE); }
+void toid__test_reseed_now(void) { state()->seeded = 0; }

@@ -1,0 +1,366 @@
+/* gen.c — the generic generator around the per-format pure cores: config
+ * and defaults, the clock-behind policies and the format's time span (the
+ * tick), then, for toid_gen_next and friends, the clock, entropy drawn
+ * before the lock, a short lock, fork detection and the waits. */
+#define _GNU_SOURCE
+#include "gen.h"
+#include "os.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define DEFAULT_WAIT_MS 1000u
+#define DEFAULT_ALLOW_MS 10000u
+#define UID11_CAP_MAX 4096u
+#define CHUNK 32            /* IDs made per lock hold in a batch */
+#define ENTROPY_MAX 14      /* the most any core draws per ID, normally */
+
+int toid_gen_config_default(toid_format f, toid_gen_config *cfg) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !cfg)
+        return TOID_EINVAL;
+    memset(cfg, 0, sizeof *cfg);
+    cfg->format = f;
+    cfg->epoch_ms = fmt->info.default_epoch_ms;
+    cfg->entropy_bytes = fmt->max_entropy_bytes ? 1 : 0;
+    cfg->counter_mode = f == TOID_SCRU160 ? TOID_COUNTER_RANDOM : TOID_COUNTER_DEFAULT;
+    cfg->on_exhausted = (toid_on_exhausted)fmt->default_on_exhausted;
+    cfg->on_behind = (toid_on_behind)fmt->default_on_behind;
+    cfg->wait_max_ms = DEFAULT_WAIT_MS;
+    cfg->behind_allow_ms = DEFAULT_ALLOW_MS;
+    cfg->per_ms_cap = fmt->random_order ? UID11_CAP_MAX : 0;
+    return 0;
+}
+
+/* The config with every zero resolved, or TOID_EINVAL. */
+static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64_t *epoch) {
+    const toid__format *fmt = in ? toid__format_of(in->format) : NULL;
+    toid_gen_config d;
+    if (!fmt || toid_gen_config_default(in->format, &d) < 0)
+        return TOID_EINVAL;
+    *out = *in;
+    int64_t e = in->epoch_ms == 0 ? TOID_EPOCH_DEFAULT : in->epoch_ms;
+    if (toid__resolve_epoch(fmt, e, epoch) < 0)
+        return TOID_EINVAL;
+    out->epoch_ms = *epoch;
+    if (in->node >> fmt->node_bits)
+        return TOID_EINVAL;
+    if (!in->entropy_bytes)
+        out->entropy_bytes = d.entropy_bytes;
+    else if (in->entropy_bytes > fmt->max_entropy_bytes)
+        return TOID_EINVAL;
+    if (!in->counter_mode)
+        out->counter_mode = d.counter_mode;
+    else if (in->format != TOID_SCRU160 || in->counter_mode > TOID_COUNTER_MICROS)
+        return TOID_EINVAL;
+    if (!in->on_exhausted)
+        out->on_exhausted = d.on_exhausted;
+    else if (in->on_exhausted > TOID_EXHAUSTED_ADVANCE ||
+             (in->on_exhausted == TOID_EXHAUSTED_ADVANCE && d.on_exhausted != TOID_EXHAUSTED_ADVANCE))
+        return TOID_EINVAL;
+    if (!in->on_behind)
+        out->on_behind = d.on_behind;
+    else if (in->on_behind > TOID_BEHIND_RESET ||
+             (in->on_behind == TOID_BEHIND_RESET && d.on_behind != TOID_BEHIND_RESET))
+        return TOID_EINVAL;
+    if (!in->wait_max_ms)
+        out->wait_max_ms = d.wait_max_ms;
+    if (!in->behind_allow_ms)
+        out->behind_allow_ms = d.behind_allow_ms;
+    if (!in->per_ms_cap)
+        out->per_ms_cap = d.per_ms_cap;
+    else if (!fmt->random_order || in->per_ms_cap > UID11_CAP_MAX)
+        return TOID_EINVAL;
+    if (in->flags & ~TOID_GEN_UNLOCKED)
+        return TOID_EINVAL;
+    return 0;
+}
+
+static void forget_state(toid_gen *g) {
+    g->last_ms = INT64_MIN;
+    memset(g->last, 0, sizeof g->last);
+    g->seq = 0;
+    g->tag = 0;
+    memset(g->seen, 0, sizeof g->seen);
+}
+
+int toid_gen_init(toid_gen *g, const toid_gen_config *cfg) {
+    toid_gen_config c;
+    int64_t epoch;
+    if (!g || resolve_config(cfg, &c, &epoch) < 0)
+        return TOID_EINVAL;
+    g->cfg = c;
+    g->epoch_ms = epoch;
+    forget_state(g);
+    g->fork_generation = toid__fork_generation();
+    g->lock = 0;
+    g->state = TOID__GEN_READY;
+    return 0;
+}
+
+/* The clock-behind policy and the span: which ms the next ID gets. */
+static int make_tick(const toid_gen *g, const toid__format *fmt, int64_t ms, unsigned micros,
+                     toid__tick *t, unsigned *status) {
+    if (g->last_ms != INT64_MIN && ms < g->last_ms) {
+        uint64_t behind = (uint64_t)(g->last_ms - ms);
+        toid_on_behind p = g->cfg.on_behind;
+        if ((p == TOID_BEHIND_KEEP || p == TOID_BEHIND_RESET) && behind <= g->cfg.behind_allow_ms) {
+            ms = g->last_ms;
+            *status |= TOID_ST_ROLLBACK;
+        } else if (p == TOID_BEHIND_RESET) {
+            *status |= TOID_ST_RESET;
+        } else {
+            return TOID_ECLOCK;
+        }
+    }
+    if (ms < g->epoch_ms || ms - g->epoch_ms > (INT64_C(1) << fmt->info.ts_bits) - 1)
+        return TOID_ERANGE;
+    t->ms = ms;
+    t->micros = micros % 1000;
+    t->same = ms == g->last_ms;
+    t->may_advance = g->cfg.on_exhausted == TOID_EXHAUSTED_ADVANCE;
+    return 0;
+}
+
+int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy_fn entropy,
+                     void *ctx, uint8_t *out, unsigned *status) {
+    if (!g || !(g->state & TOID__GEN_READY) || !entropy || !out)
+        return TOID_EINVAL;
+    const toid__format *fmt = toid__format_of(g->cfg.format);
+    if (!fmt)
+        return TOID_EINVAL;
+    unsigned st = 0;
+    toid__tick t;
+    int rc = make_tick(g, fmt, unix_ms, micros, &t, &st);
+    if (rc == 0)
+        rc = fmt->next(g, &t, entropy, ctx, out, &st);
+    if (status)
+        *status = rc == 0 ? st : 0;
+    return rc;
+}
+
+/* ---- the wrapper: clock, entropy, lock, fork, waits ---- */
+
+static void lock(toid_gen *g) {
+    if (g->cfg.flags & TOID_GEN_UNLOCKED)
+        return;
+    for (unsigned spins = 0; __atomic_exchange_n(&g->lock, 1, __ATOMIC_ACQUIRE); spins++) {
+        while (__atomic_load_n(&g->lock, __ATOMIC_RELAXED)) {
+            if (++spins > 64)
+                sched_yield();          /* the holder may be descheduled */
+        }
+    }
+}
+
+static void unlock(toid_gen *g) {
+    if (!(g->cfg.flags & TOID_GEN_UNLOCKED))
+        __atomic_store_n(&g->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Random bytes drawn before the lock, handed out inside it. A core that
+ * needs more (a redraw) falls back to the CSPRNG directly. */
+typedef struct pool {
+    const uint8_t *p;
+    size_t left;
+} pool;
+
+static int from_pool(void *ctx, uint8_t *buf, size_t n) {
+    pool *q = ctx;
+    if (q->left >= n) {
+        memcpy(buf, q->p, n);
+        q->p += n;
+        q->left -= n;
+        return 0;
+    }
+    return toid_random_bytes(buf, n);
+}
+
+/* A child process must not go on with its parent's state. */
+static int check_fork(toid_gen *g, const toid__format *fmt) {
+    uint64_t gen = toid__fork_generation();
+    if (__builtin_expect(gen != __atomic_load_n(&g->fork_generation, __ATOMIC_ACQUIRE), 0)) {
+        lock(g);
+        if (g->fork_generation != gen) {
+            forget_state(g);
+            if (fmt->node_bits)
+                g->state |= TOID__GEN_FORKED;
+            __atomic_store_n(&g->fork_generation, gen, __ATOMIC_RELEASE);
+        }
+        unlock(g);
+    }
+    return (g->state & TOID__GEN_FORKED) ? TOID_EFORKED : 0;
+}
+
+static void sleep_us(long us) {
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static int64_t mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until the clock reads at least `target` ms. The bound is real time
+ * (CLOCK_MONOTONIC, from `deadline`), not the ID clock, which may be stuck or
+ * hooked. Returns 0 when the clock got there, -1 when the bound ran out. */
+static int wait_until(int64_t target, int64_t deadline) {
+    for (;;) {
+        int64_t now = toid__clock_us();
+        if (now / 1000 >= target)
+            return 0;
+        if (mono_ms() > deadline)
+            return -1;
+        long gap = (long)(target * 1000 - now);
+        sleep_us(gap > 200 ? 200 : gap < 1 ? 1 : gap);
+    }
+}
+
+static int cmp_u64_be(const void *a, const void *b) { return memcmp(a, b, 8); }
+
+static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsigned *status_out) {
+    size_t made = 0;
+    unsigned st_all = 0;
+    int rc = 0;
+    if (!g || !(g->state & TOID__GEN_READY) || (!out && n))
+        return TOID_EINVAL;
+    const toid__format *fmt = toid__format_of(g->cfg.format);
+    size_t size = fmt->info.bin_size;
+    if ((rc = check_fork(g, fmt)) < 0)
+        goto done;
+    int64_t now = toid__clock_us();
+    uint8_t entropy[CHUNK * ENTROPY_MAX];
+    while (made < n) {
+        size_t chunk = n - made < CHUNK ? n - made : CHUNK;
+        size_t need = chunk * fmt->entropy_per_id;
+        if (need && (rc = toid_random_bytes(entropy, need)) < 0)
+            goto done;
+        pool q = {entropy, need};
+        int64_t ms = now / 1000;
+        unsigned micros = (unsigned)(now % 1000);
+        int reread = 0;
+        lock(g);
+        while (chunk) {
+            unsigned st = 0;
+            toid__tick t;
+            rc = make_tick(g, fmt, ms, micros, &t, &st);
+            if (rc == TOID_ECLOCK && !reread) {
+                /* Another thread may have read a later clock and issued
+                 * first: read again, now that we hold the lock, before
+                 * calling it a step back. */
+                reread = 1;
+                now = toid__clock_us();
+                ms = now / 1000;
+                micros = (unsigned)(now % 1000);
+                continue;
+            }
+            if (rc == 0)
+                rc = fmt->next(g, &t, from_pool, &q, out + made * size, &st);
+            if (rc < 0)
+                break;
+            st_all |= st;
+            made++;
+            chunk--;
+        }
+        int64_t last = g->last_ms;
+        unlock(g);
+        if (rc == 0)
+            continue;
+        bool exhausted = rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW;
+        bool wait_next = exhausted && g->cfg.on_exhausted == TOID_EXHAUSTED_WAIT;
+        bool wait_back = rc == TOID_ECLOCK && g->cfg.on_behind == TOID_BEHIND_WAIT;
+        if (!wait_next && !wait_back)
+            goto done;
+        /* each wait has its own bound: a long batch may wait many times */
+        if (wait_until(wait_next ? last + 1 : last, mono_ms() + g->cfg.wait_max_ms) < 0)
+            goto done;
+        st_all |= TOID_ST_WAITED;
+        now = toid__clock_us();
+        rc = 0;
+    }
+done:
+    if (fmt && fmt->random_order && made > 1)
+        qsort(out, made, size, cmp_u64_be);
+    if (made_out)
+        *made_out = made;
+    if (status_out)
+        *status_out = st_all;
+    return rc < 0 ? rc : (int)made;
+}
+
+int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status) {
+    int rc = produce(g, out, 1, NULL, status);
+    return rc < 0 ? rc : 0;
+}
+
+int toid_gen_next_text(toid_gen *g, char *out, size_t out_size) {
+    uint8_t bin[TOID_BIN_MAX];
+    if (!g || !(g->state & TOID__GEN_READY) || !out)
+        return TOID_EINVAL;
+    if (out_size <= toid_format_get(g->cfg.format)->text_len)
+        return TOID_EBUFFER;
+    int rc = produce(g, bin, 1, NULL, NULL);
+    return rc < 0 ? rc : toid_encode(g->cfg.format, bin, out, out_size);
+}
+
+int toid_gen_batch(toid_gen *g, uint8_t *out, size_t n, size_t *made) {
+    return produce(g, out, n, made, NULL);
+}
+
+/* ---- the process-wide generators ---- */
+
+static toid_gen defaults[TOID_FORMAT_COUNT];
+static int ready[TOID_FORMAT_COUNT];
+static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static toid_gen *default_gen(toid_format f) {
+    if ((unsigned)f >= TOID_FORMAT_COUNT)
+        return NULL;
+    if (__builtin_expect(!__atomic_load_n(&ready[f], __ATOMIC_ACQUIRE), 0)) {
+        pthread_mutex_lock(&init_mutex);
+        if (!ready[f]) {
+            toid_gen_config c;
+            toid_gen_config_default(f, &c);
+            toid_gen_init(&defaults[f], &c);
+            __atomic_store_n(&ready[f], 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&init_mutex);
+    }
+    return &defaults[f];
+}
+
+int toid_new(toid_format f, uint8_t *out) {
+    toid_gen *g = default_gen(f);
+    return g ? toid_gen_next(g, out, NULL) : TOID_EINVAL;
+}
+
+int toid_new_text(toid_format f, char *out, size_t out_size) {
+    toid_gen *g = default_gen(f);
+    return g ? toid_gen_next_text(g, out, out_size) : TOID_EINVAL;
+}
+
+int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made) {
+    toid_gen *g = default_gen(f);
+    return g ? toid_gen_batch(g, out, n, made) : TOID_EINVAL;
+}
+
+int toid_configure(const toid_gen_config *cfg) {
+    toid_gen_config c;
+    int64_t epoch;
+    if (resolve_config(cfg, &c, &epoch) < 0 || (c.flags & TOID_GEN_UNLOCKED))
+        return TOID_EINVAL;
+    toid_gen *g = default_gen(cfg->format);
+    pthread_mutex_lock(&init_mutex);
+    lock(g);
+    g->cfg = c;
+    g->epoch_ms = epoch;
+    forget_state(g);
+    g->fork_generation = toid__fork_generation();
+    g->state = TOID__GEN_READY;
+    unlock(g);
+    pthread_mutex_unlock(&init_mutex);
+    return 0;
+}

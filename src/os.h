@@ -1,0 +1,27 @@
+/* os.h — the library's contact with the OS: clock, CSPRNG, fork detection.
+ * Internal; the test hooks here are reached by the tests through the static
+ * library. */
+#ifndef TOID_OS_H
+#define TOID_OS_H
+#include "format.h"
+
+#include <sys/types.h>
+
+/* ChaCha20 (RFC 8439 §2.3): one 64-byte block. */
+void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
+                          uint8_t out[64]) TOID__HIDDEN;
+
+/* The fork generation: changes in a child process (fork, vfork+exec aside,
+ * or a raw clone without CLONE_VM). A check costs one load when the
+ * MADV_WIPEONFORK page is available. */
+uint64_t toid__fork_generation(void) TOID__HIDDEN;
+
+/* Unix microseconds from the clock (or the hook). */
+int64_t toid__clock_us(void) TOID__HIDDEN;
+
+/* Test hooks. */
+typedef ssize_t (*toid__getrandom_fn)(void *buf, size_t n, unsigned flags);
+void toid__test_set_getrandom(toid__getrandom_fn fn) TOID__HIDDEN;   /* NULL: the real one */
+void toid__test_reseed_now(void) TOID__HIDDEN;                      /* this thread reseeds on next use */
+void toid__test_disable_fork_detection(int off) TOID__HIDDEN;       /* the negative control */
+#endif

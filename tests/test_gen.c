@@ -1,0 +1,616 @@
+/* test_gen.c — every format's generator through the pure core
+ * (toid_gen_next_at) with a fake clock and scripted entropy: same-ms bursts
+ * to exhaustion, boundaries, clock walks under each policy, the rollback
+ * allowance, the time span, "errors change nothing", the Ulid-Flake
+ * reference trace, and the wrapper's waits with an injected clock. */
+#include "check.h"
+#include "toid.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* ---- scripted entropy: bytes from a script, then a fixed-seed stream ---- */
+typedef struct fake {
+    const uint8_t *script;
+    size_t len, pos;
+    uint64_t rng;
+    int fail;
+    size_t drawn;
+} fake;
+
+static int fake_entropy(void *ctx, uint8_t *buf, size_t n) {
+    fake *f = ctx;
+    if (f->fail)
+        return TOID_EENTROPY;
+    for (size_t i = 0; i < n; i++) {
+        if (f->pos < f->len) {
+            buf[i] = f->script[f->pos++];
+        } else {
+            uint64_t z = (f->rng += 0x9E3779B97F4A7C15u);
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+            buf[i] = (uint8_t)((z ^ (z >> 27)) >> 32);
+        }
+    }
+    f->drawn += n;
+    return 0;
+}
+
+static fake script(const uint8_t *bytes, size_t n) {
+    fake f = {bytes, n, 0, 7, 0, 0};
+    return f;
+}
+
+static toid_gen gen_a, gen_b;   /* big (uid11 set): static */
+
+static void init(toid_gen *g, toid_format f, toid_on_exhausted ex, toid_on_behind be) {
+    toid_gen_config c;
+    memset(&c, 0, sizeof c);
+    c.format = f;
+    c.on_exhausted = ex;
+    c.on_behind = be;
+    int rc = toid_gen_init(g, &c);
+    CHECK_MSG(rc == 0, "init %s: %s", toid_format_get(f)->name, toid_strerror(rc));
+}
+
+static int64_t base_ms(toid_format f) {
+    return toid_format_get(f)->default_epoch_ms + 1000000;
+}
+
+static int cmp_id(toid_format f, const uint8_t *a, const uint8_t *b) {
+    return memcmp(a, b, toid_bin_size(f));
+}
+
+/* An error must leave the generator exactly as it was. */
+static int next_checked(toid_gen *g, int64_t ms, fake *e, uint8_t *out, unsigned *st) {
+    static toid_gen before;
+    memcpy(&before, g, sizeof before);
+    size_t n = toid_bin_size(g->cfg.format);
+    uint8_t sentinel[TOID_BIN_MAX];
+    memset(out, 0xA5, n);
+    memcpy(sentinel, out, n);
+    int rc = toid_gen_next_at(g, ms, 0, fake_entropy, e, out, st);
+    if (rc < 0) {
+        CHECK_MSG(memcmp(&before, g, sizeof before) == 0, "error %s changed the state", toid_err_name(rc));
+        CHECK_MSG(memcmp(out, sentinel, n) == 0, "error %s wrote an ID", toid_err_name(rc));
+    }
+    return rc;
+}
+
+/* The error a full ms ends with, by the format's default policy at the core. */
+static int exhaustion_error(toid_format f) {
+    return f == TOID_ULID || f == TOID_ULID_FLAKE || f == TOID_ULID_FLAKE_SCALABLE ? TOID_EOVERFLOW
+                                                                                  : TOID_EEXHAUSTED;
+}
+
+/* ---- same-ms burst until exhaustion ---- */
+static void test_burst(toid_format f) {
+    if (f == TOID_ULID || f == TOID_UUIDV7)
+        return;                 /* 2^80 / 2^41 per ms: covered by the boundary tests */
+    toid_gen *g = &gen_a;
+    init(g, f, TOID_EXHAUSTED_ERROR, TOID_BEHIND_DEFAULT);
+    fake e = script(NULL, 0);
+    uint8_t prev[TOID_BIN_MAX], id[TOID_BIN_MAX];
+    int64_t ms = base_ms(f);
+    long count = 0, increasing = 1;
+    int rc;
+    unsigned st;
+    toid_fields fl;
+    while ((rc = next_checked(g, ms, &e, id, &st)) == 0) {
+        if (count && f != TOID_UID11 && cmp_id(f, prev, id) >= 0)
+            increasing = 0;
+        toid_inspect(f, id, TOID_EPOCH_DEFAULT, &fl);
+        if (fl.unix_ms != ms)
+            increasing = 0;     /* never a carry into the timestamp */
+        memcpy(prev, id, sizeof id);
+        count++;
+        if (count > 70000)
+            break;
+    }
+    CHECK_MSG(increasing, "%s: burst IDs strictly increasing within the ms", toid_format_get(f)->name);
+    CHECK_MSG(rc == exhaustion_error(f), "%s: burst ends with %s after %ld IDs", toid_format_get(f)->name,
+              toid_err_name(rc), count);
+    if (f == TOID_NANOFLAKE || f == TOID_UID11_SEQ || f == TOID_UID11)
+        CHECK_EQ_INT(count, 4096);
+    /* still exhausted in that ms (Ulid-Flake: a smaller random increment
+     * may still fit, as in the reference); the next ms works and sorts after */
+    if (f != TOID_ULID_FLAKE && f != TOID_ULID_FLAKE_SCALABLE)
+        CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), exhaustion_error(f));
+    CHECK_EQ_INT(next_checked(g, ms + 1, &e, id, &st), 0);
+    CHECK(st & TOID_ST_NEW_MS);
+    CHECK(cmp_id(f, prev, id) < 0);
+}
+
+/* uid11: every value distinct inside one ms, order random */
+static void test_uid11_distinct(void) {
+    toid_gen *g = &gen_a;
+    toid_gen_config c;
+    toid_gen_config_default(TOID_UID11, &c);
+    c.on_exhausted = TOID_EXHAUSTED_ERROR;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    /* an entropy source that repeats: 0x000001 three times, then 0x000002 */
+    static const uint8_t rep[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 2};
+    fake e = script(rep, sizeof rep);
+    uint8_t a[8], b[8];
+    unsigned st;
+    CHECK_EQ_INT(next_checked(g, base_ms(TOID_UID11), &e, a, &st), 0);
+    CHECK_EQ_INT(next_checked(g, base_ms(TOID_UID11), &e, b, &st), 0);
+    CHECK(a[7] == 1 && b[7] == 2);      /* the repeats were drawn again */
+    CHECK_EQ_INT(e.pos, sizeof rep);
+    /* a new ms may reuse a value */
+    fake e2 = script(rep, 3);
+    CHECK_EQ_INT(next_checked(g, base_ms(TOID_UID11) + 1, &e2, b, &st), 0);
+    CHECK_EQ_INT(b[7], 1);
+    /* 4096 values in one ms are all distinct; the cap holds */
+    init(g, TOID_UID11, TOID_EXHAUSTED_ERROR, TOID_BEHIND_DEFAULT);
+    static uint64_t vals[4096];
+    fake e3 = script(NULL, 0);
+    int n = 0;
+    while (n < 4096 && next_checked(g, base_ms(TOID_UID11), &e3, a, &st) == 0) {
+        uint64_t v = 0;
+        for (int k = 0; k < 8; k++)
+            v = v << 8 | a[k];
+        vals[n++] = v;
+    }
+    CHECK_EQ_INT(n, 4096);
+    int dup = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            dup += vals[i] == vals[j];
+    CHECK_EQ_INT(dup, 0);
+    /* a smaller cap */
+    toid_gen_config_default(TOID_UID11, &c);
+    c.per_ms_cap = 3;
+    c.on_exhausted = TOID_EXHAUSTED_ERROR;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    for (int i = 0; i < 3; i++)
+        CHECK_EQ_INT(next_checked(g, base_ms(TOID_UID11), &e3, a, &st), 0);
+    CHECK_EQ_INT(next_checked(g, base_ms(TOID_UID11), &e3, a, &st), TOID_EEXHAUSTED);
+}
+
+/* ---- boundaries: seeded at max-2, exactly two more IDs, then the outcome ---- */
+static void test_boundaries(void) {
+    uint8_t id[TOID_BIN_MAX], prev[TOID_BIN_MAX];
+    unsigned st;
+    /* ULID: random = 2^80 - 3 */
+    static const uint8_t fd[10] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFD};
+    toid_gen *g = &gen_a;
+    init(g, TOID_ULID, TOID_EXHAUSTED_ERROR, TOID_BEHIND_DEFAULT);
+    fake e = script(fd, sizeof fd);
+    int64_t ms = 1700000000000;
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), 0);
+    for (int i = 0; i < 2; i++) {
+        memcpy(prev, id, 16);
+        CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), 0);
+        CHECK(memcmp(prev, id, 16) < 0 && (st & TOID_ST_INCREMENTED));
+    }
+    char t[TOID_TEXT_MAX];
+    toid_encode(TOID_ULID, id, t, sizeof t);
+    CHECK(strcmp(t + 10, "ZZZZZZZZZZZZZZZZ") == 0);
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), TOID_EOVERFLOW);
+    CHECK_EQ_INT(e.drawn, 10);       /* same-ms IDs draw no entropy */
+
+    /* nanoflake, uid11-seq: sequence 4093 -> 4094, 4095, then exhausted */
+    toid_format seqf[2] = {TOID_NANOFLAKE, TOID_UID11_SEQ};
+    for (int k = 0; k < 2; k++) {
+        toid_format f = seqf[k];
+        init(g, f, TOID_EXHAUSTED_ERROR, TOID_BEHIND_DEFAULT);
+        fake e2 = script(NULL, 0);
+        toid_fields fl;
+        int guard = 0;
+        do {
+            CHECK_EQ_INT(next_checked(g, base_ms(f), &e2, id, &st), 0);
+            toid_inspect(f, id, TOID_EPOCH_DEFAULT, &fl);
+        } while (fl.sequence < 4093 && ++guard < 5000);
+        CHECK_EQ_INT(next_checked(g, base_ms(f), &e2, id, &st), 0);
+        CHECK_EQ_INT(next_checked(g, base_ms(f), &e2, id, &st), 0);
+        toid_inspect(f, id, TOID_EPOCH_DEFAULT, &fl);
+        CHECK_EQ_INT(fl.sequence, 4095);
+        CHECK_EQ_INT(next_checked(g, base_ms(f), &e2, id, &st), TOID_EEXHAUSTED);
+    }
+
+    /* scru160: counter 0xFFFD -> two more -> exhausted (WAIT at the core = the error) */
+    init(g, TOID_SCRU160, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
+    fake e3 = script(NULL, 0);
+    toid_fields fl;
+    int guard = 0;
+    do {
+        CHECK_EQ_INT(next_checked(g, 1700000000000, &e3, id, &st), 0);
+        toid_inspect(TOID_SCRU160, id, TOID_EPOCH_DEFAULT, &fl);
+    } while (fl.counter < 0xFFFD && ++guard < 70000);
+    CHECK_EQ_INT(next_checked(g, 1700000000000, &e3, id, &st), 0);
+    CHECK_EQ_INT(next_checked(g, 1700000000000, &e3, id, &st), 0);
+    toid_inspect(TOID_SCRU160, id, TOID_EPOCH_DEFAULT, &fl);
+    CHECK_EQ_INT(fl.counter, 0xFFFF);
+    CHECK_EQ_INT(next_checked(g, 1700000000000, &e3, id, &st), TOID_EEXHAUSTED);
+    /* the counter starts at 15 random bits each ms */
+    static const uint8_t start[14] = {[12] = 0xFF, [13] = 0xFF};
+    fake e4 = script(start, sizeof start);
+    CHECK_EQ_INT(next_checked(g, 1700000000001, &e4, id, &st), 0);
+    toid_inspect(TOID_SCRU160, id, TOID_EPOCH_DEFAULT, &fl);
+    CHECK_EQ_INT(fl.counter, 0x7FFF);
+
+    /* uuidv7: a fresh counter keeps its top bit clear (room to count on),
+     * even from all-ones entropy */
+    init(g, TOID_UUIDV7, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
+    static const uint8_t ones[10] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    fake e6 = script(ones, sizeof ones);
+    CHECK_EQ_INT(next_checked(g, 1700000000000, &e6, id, &st), 0);
+    CHECK(id[6] == 0x77 && id[7] == 0xFF && id[8] == 0xBF && id[12] == 0xFF);   /* counter 2^41-1 */
+
+    /* uuidv7: counter at 2^42-3 -> two more -> ADVANCE moves the ms / ERROR stops */
+    for (int mode = 0; mode < 2; mode++) {
+        init(g, TOID_UUIDV7, mode ? TOID_EXHAUSTED_ERROR : TOID_EXHAUSTED_ADVANCE, TOID_BEHIND_DEFAULT);
+        /* first ID's counter = fresh 41 bits: force 2^41-1, then walk */
+        static const uint8_t top[10] = {0, 0, 0, 0, 0x01, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+        fake e5 = script(top, sizeof top);
+        int64_t m = 1700000000000;
+        CHECK_EQ_INT(next_checked(g, m, &e5, id, &st), 0);
+        /* 2^41 more IDs would take too long: set the counter as a decoded ID
+         * would carry it, through the pure state (the last ID) */
+        uint8_t *last = g->last;
+        uint64_t c = (UINT64_C(1) << 42) - 3;
+        last[6] = (uint8_t)(0x70 | c >> 38);
+        last[7] = (uint8_t)(c >> 30);
+        last[8] = (uint8_t)(0x80 | (c >> 24 & 0x3F));
+        last[9] = (uint8_t)(c >> 16);
+        last[10] = (uint8_t)(c >> 8);
+        last[11] = (uint8_t)c;
+        memcpy(prev, last, 16);
+        for (int i = 0; i < 2; i++) {
+            CHECK_EQ_INT(next_checked(g, m, &e5, id, &st), 0);
+            CHECK(memcmp(prev, id, 16) < 0);
+            memcpy(prev, id, 16);
+        }
+        CHECK(id[6] == 0x7F && id[7] == 0xFF && id[8] == 0xBF);
+        int rc = next_checked(g, m, &e5, id, &st);
+        if (mode) {
+            CHECK_EQ_INT(rc, TOID_EEXHAUSTED);
+        } else {
+            CHECK_EQ_INT(rc, 0);
+            CHECK(st & TOID_ST_ADVANCED);
+            CHECK(memcmp(prev, id, 16) < 0);
+            toid_inspect(TOID_UUIDV7, id, TOID_EPOCH_DEFAULT, &fl);
+            CHECK_EQ_INT(fl.unix_ms, m + 1);
+            /* the clock still reads m: the advanced ms is kept, IDs go on increasing */
+            memcpy(prev, id, 16);
+            CHECK_EQ_INT(next_checked(g, m, &e5, id, &st), 0);
+            CHECK(memcmp(prev, id, 16) < 0 && (st & TOID_ST_ROLLBACK));
+        }
+    }
+}
+
+/* ---- Ulid-Flake: the reference implementation's trace ---- */
+static void test_flake_trace(void) {
+    toid_gen *g = &gen_a;
+    uint8_t id[8];
+    char t[TOID_TEXT_MAX];
+    unsigned st;
+    int64_t ms = 1704067200000 + 1000;
+    init(g, TOID_ULID_FLAKE, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
+    static const uint8_t s1[] = {0x0F, 0xFF, 0xF0, 0x05, 0x00, 0x01, 0xFF};
+    fake e = script(s1, sizeof s1);
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), 0);
+    toid_encode(TOID_ULID_FLAKE, id, t, sizeof t);
+    CHECK_EQ_STR(t, "0000000Z8ZZZG");
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), 0);
+    toid_encode(TOID_ULID_FLAKE, id, t, sizeof t);
+    CHECK_EQ_STR(t, "0000000Z8ZZZN");
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), 0);
+    toid_encode(TOID_ULID_FLAKE, id, t, sizeof t);
+    CHECK_EQ_STR(t, "0000000Z8ZZZP");
+    CHECK_EQ_INT(e.pos, 6);      /* 00 was drawn and redrawn */
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), TOID_EOVERFLOW);
+
+    toid_gen_config c;
+    toid_gen_config_default(TOID_ULID_FLAKE_SCALABLE, &c);
+    c.node = 3;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    static const uint8_t s2[] = {0xFF, 0xF0, 0x0A, 0x06};
+    fake e2 = script(s2, sizeof s2);
+    CHECK_EQ_INT(next_checked(g, ms, &e2, id, &st), 0);
+    toid_encode(TOID_ULID_FLAKE_SCALABLE, id, t, sizeof t);
+    CHECK_EQ_STR(t, "0000000Z8ZZG3");
+    CHECK_EQ_INT(next_checked(g, ms, &e2, id, &st), 0);
+    toid_encode(TOID_ULID_FLAKE_SCALABLE, id, t, sizeof t);
+    CHECK_EQ_STR(t, "0000000Z8ZZT3");
+    CHECK_EQ_INT(next_checked(g, ms, &e2, id, &st), TOID_EOVERFLOW);
+
+    /* entropy size 2 and 3 draw 2 and 3 bytes; 4 is refused */
+    toid_gen_config_default(TOID_ULID_FLAKE, &c);
+    c.entropy_bytes = 3;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    static const uint8_t s3[] = {0, 0, 0, 0, 0, 1};
+    fake e3 = script(s3, sizeof s3);
+    CHECK_EQ_INT(next_checked(g, ms, &e3, id, &st), 0);
+    CHECK_EQ_INT(next_checked(g, ms, &e3, id, &st), 0);
+    CHECK_EQ_INT(id[7], 1);
+    CHECK_EQ_INT(e3.drawn, 6);
+    c.entropy_bytes = 4;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.format = TOID_ULID_FLAKE_SCALABLE;
+    c.entropy_bytes = 3;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+}
+
+/* ---- clock walks +1, +1, -5000, +1, -1, +2 under each policy ---- */
+static void test_walk(toid_format f, toid_on_behind policy) {
+    toid_gen *g = &gen_a;
+    init(g, f, TOID_EXHAUSTED_DEFAULT, policy);
+    fake e = script(NULL, 0);
+    static const int steps[6] = {1, 1, -5000, 1, -1, 2};
+    int64_t clock = base_ms(f) + 10000;
+    uint8_t prev[TOID_BIN_MAX], id[TOID_BIN_MAX];
+    unsigned st;
+    CHECK_EQ_INT(next_checked(g, clock, &e, prev, &st), 0);
+    int64_t high = clock;       /* the latest clock reading that made an ID */
+    for (int i = 0; i < 6; i++) {
+        clock += steps[i];
+        int rc = next_checked(g, clock, &e, id, &st);
+        bool behind = clock < high;
+        const char *name = toid_format_get(f)->name;
+        if (!behind) {
+            CHECK_MSG(rc == 0, "%s policy %d step %d: %s", name, policy, i, toid_err_name(rc));
+            high = clock;
+        } else if (policy == TOID_BEHIND_KEEP || policy == TOID_BEHIND_RESET) {
+            CHECK_MSG(rc == 0 && (st & TOID_ST_ROLLBACK), "%s keeps the last ms at step %d", name, i);
+        } else {
+            CHECK_MSG(rc == TOID_ECLOCK, "%s policy %d step %d: want clock, got %s", name, policy, i,
+                      toid_err_name(rc));
+        }
+        if (rc == 0) {
+            if (f != TOID_UID11 || !(st & TOID_ST_INCREMENTED))
+                CHECK_MSG(cmp_id(f, prev, id) < 0, "%s policy %d step %d: not increasing", name, policy, i);
+            toid_fields fl;
+            toid_inspect(f, id, TOID_EPOCH_DEFAULT, &fl);
+            CHECK_MSG(fl.unix_ms == high, "%s: the ID's ms %lld is the latest clock %lld", name,
+                      (long long)fl.unix_ms, (long long)high);
+            memcpy(prev, id, sizeof id);
+        }
+    }
+}
+
+/* ---- rollback exactly at the allowance, and one ms past it ---- */
+static void test_allowance(toid_format f, toid_on_behind policy) {
+    toid_gen *g = &gen_a;
+    toid_gen_config c;
+    toid_gen_config_default(f, &c);
+    c.on_behind = policy;
+    c.behind_allow_ms = 10000;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    fake e = script(NULL, 0);
+    uint8_t prev[TOID_BIN_MAX], id[TOID_BIN_MAX];
+    unsigned st;
+    int64_t t = base_ms(f) + 20000;
+    CHECK_EQ_INT(next_checked(g, t, &e, prev, &st), 0);
+    CHECK_EQ_INT(next_checked(g, t - 10000, &e, id, &st), 0);
+    CHECK(st & TOID_ST_ROLLBACK);
+    int rc = next_checked(g, t - 10001, &e, id, &st);
+    if (policy == TOID_BEHIND_RESET) {
+        CHECK_EQ_INT(rc, 0);
+        CHECK(st & TOID_ST_RESET);
+        toid_fields fl;
+        toid_inspect(f, id, TOID_EPOCH_DEFAULT, &fl);
+        CHECK_EQ_INT(fl.unix_ms, t - 10001);
+    } else {
+        CHECK_EQ_INT(rc, TOID_ECLOCK);
+    }
+}
+
+/* ---- the span: before the epoch, past the ts width ---- */
+static void test_span(toid_format f) {
+    toid_gen *g = &gen_a;
+    init(g, f, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
+    fake e = script(NULL, 0);
+    uint8_t id[TOID_BIN_MAX];
+    unsigned st;
+    int64_t lo, hi;
+    toid_time_span(f, TOID_EPOCH_DEFAULT, &lo, &hi);
+    CHECK_EQ_INT(next_checked(g, lo - 1, &e, id, &st), TOID_ERANGE);
+    CHECK_EQ_INT(next_checked(g, hi + 1, &e, id, &st), TOID_ERANGE);
+    if (f == TOID_SCRU160) {     /* the reserved timestamps are never generated */
+        CHECK_EQ_INT(next_checked(g, 0, &e, id, &st), TOID_ERANGE);
+        CHECK_EQ_INT(next_checked(g, hi, &e, id, &st), TOID_ERANGE);
+        hi--;
+        lo++;
+    }
+    CHECK_EQ_INT(next_checked(g, lo, &e, id, &st), 0);
+    init(g, f, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
+    CHECK_EQ_INT(next_checked(g, hi, &e, id, &st), 0);
+    toid_fields fl;
+    toid_inspect(f, id, TOID_EPOCH_DEFAULT, &fl);
+    CHECK_EQ_INT(fl.unix_ms, hi);
+    /* entropy failure: the error, no ID, nothing changed */
+    init(g, f, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
+    e.fail = 1;
+    int rc = next_checked(g, lo + 5, &e, id, &st);
+    if (f == TOID_NANOFLAKE)
+        CHECK_EQ_INT(rc, 0);     /* draws no entropy at all */
+    else
+        CHECK_EQ_INT(rc, TOID_EENTROPY);
+}
+
+static void test_config(void) {
+    toid_gen_config c;
+    toid_gen *g = &gen_a;
+    memset(&c, 0, sizeof c);
+    c.format = TOID_NANOFLAKE;
+    c.node = 1023;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    c.node = 1024;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.format = TOID_ULID_FLAKE_SCALABLE;
+    c.node = 32;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.format = TOID_ULID;
+    c.node = 1;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.node = 0;
+    c.on_exhausted = TOID_EXHAUSTED_ADVANCE;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.on_exhausted = 0;
+    c.on_behind = TOID_BEHIND_RESET;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.on_behind = 0;
+    c.counter_mode = TOID_COUNTER_MICROS;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.counter_mode = 0;
+    c.per_ms_cap = 5;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    c.format = TOID_UID11;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    c.per_ms_cap = 4097;
+    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    /* defaults as documented */
+    toid_gen_config_default(TOID_ULID, &c);
+    CHECK(c.on_behind == TOID_BEHIND_KEEP && c.on_exhausted == TOID_EXHAUSTED_ERROR && c.behind_allow_ms == 10000);
+    toid_gen_config_default(TOID_NANOFLAKE, &c);
+    CHECK(c.on_behind == TOID_BEHIND_WAIT && c.on_exhausted == TOID_EXHAUSTED_WAIT && c.wait_max_ms == 1000);
+    toid_gen_config_default(TOID_UUIDV7, &c);
+    CHECK(c.on_behind == TOID_BEHIND_RESET && c.on_exhausted == TOID_EXHAUSTED_ADVANCE);
+    toid_gen_config_default(TOID_ULID_FLAKE, &c);
+    CHECK(c.on_behind == TOID_BEHIND_ERROR && c.entropy_bytes == 1);
+    /* custom epoch: the ts counts from it */
+    toid_gen_config_default(TOID_NANOFLAKE, &c);
+    c.epoch_ms = 1288834974657;      /* Twitter's */
+    c.node = 5;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    fake e = script(NULL, 0);
+    uint8_t id[8];
+    CHECK_EQ_INT(toid_gen_next_at(g, 1288834974657 + 42, 0, fake_entropy, &e, id, NULL), 0);
+    toid_fields fl;
+    toid_inspect(TOID_NANOFLAKE, id, 1288834974657, &fl);
+    CHECK(fl.ts == 42 && fl.generator == 5 && fl.sequence == 0);
+    CHECK_EQ_INT(toid_gen_next_at(NULL, 0, 0, fake_entropy, &e, id, NULL), TOID_EINVAL);
+}
+
+/* scru160's MICROS counter: microsecond << 6, never going down */
+static void test_scru160_micros(void) {
+    toid_gen *g = &gen_a;
+    toid_gen_config c;
+    toid_gen_config_default(TOID_SCRU160, &c);
+    c.counter_mode = TOID_COUNTER_MICROS;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    fake e = script(NULL, 0);
+    uint8_t id[20];
+    toid_fields fl;
+    int64_t ms = 1700000000000;
+    CHECK_EQ_INT(toid_gen_next_at(g, ms, 5, fake_entropy, &e, id, NULL), 0);
+    toid_inspect(TOID_SCRU160, id, TOID_EPOCH_DEFAULT, &fl);
+    CHECK_EQ_INT(fl.counter, 5 << 6);
+    CHECK_EQ_INT(toid_gen_next_at(g, ms, 5, fake_entropy, &e, id, NULL), 0);
+    toid_inspect(TOID_SCRU160, id, TOID_EPOCH_DEFAULT, &fl);
+    CHECK_EQ_INT(fl.counter, (5 << 6) + 1);
+    CHECK_EQ_INT(toid_gen_next_at(g, ms, 900, fake_entropy, &e, id, NULL), 0);
+    toid_inspect(TOID_SCRU160, id, TOID_EPOCH_DEFAULT, &fl);
+    CHECK_EQ_INT(fl.counter, 900 << 6);
+    CHECK_EQ_INT(toid_gen_next_at(g, ms, 3, fake_entropy, &e, id, NULL), 0);   /* µs went back: count on */
+    toid_inspect(TOID_SCRU160, id, TOID_EPOCH_DEFAULT, &fl);
+    CHECK_EQ_INT(fl.counter, (900 << 6) + 1);
+}
+
+/* ---- the wrapper with an injected clock: waits ---- */
+typedef struct script_clock {
+    int64_t us;
+    int64_t step_us;        /* added after every read */
+} script_clock;
+
+static int64_t read_script_clock(void *ctx) {
+    script_clock *c = ctx;
+    int64_t v = __atomic_fetch_add(&c->us, c->step_us, __ATOMIC_SEQ_CST);
+    return v;
+}
+
+static void test_wrapper_waits(void) {
+    toid_gen *g = &gen_b;
+    toid_gen_config c;
+    script_clock clk = {INT64_C(1704067300000) * 1000, 20};
+    toid_set_clock(read_script_clock, &clk);
+    /* nanoflake: 10,000 IDs in one batch cross ms boundaries by waiting */
+    toid_gen_config_default(TOID_NANOFLAKE, &c);
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    static uint8_t ids[10000 * 8];
+    size_t made = 0;
+    CHECK_EQ_INT(toid_gen_batch(g, ids, 10000, &made), 10000);
+    int ok = 1;
+    for (int i = 1; i < 10000; i++)
+        ok &= memcmp(ids + 8 * (i - 1), ids + 8 * i, 8) < 0;
+    CHECK(ok);
+    /* the clock steps 5 s back: nanoflake waits (bounded) — with the clock
+     * frozen it gives up after wait_max_ms of real time */
+    toid_gen_config_default(TOID_NANOFLAKE, &c);
+    c.wait_max_ms = 50;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    uint8_t id[TOID_BIN_MAX];
+    unsigned st;
+    CHECK_EQ_INT(toid_gen_next(g, id, &st), 0);
+    clk.us -= 5000000;
+    clk.step_us = 0;
+    CHECK_EQ_INT(toid_gen_next(g, id, &st), TOID_ECLOCK);
+    /* ...and succeeds once the clock catches up while it waits */
+    clk.step_us = 1000000;      /* 1 s per read */
+    CHECK_EQ_INT(toid_gen_next(g, id, &st), 0);
+    CHECK(st & TOID_ST_WAITED);
+    /* exhausted with a frozen clock: bounded, then the error */
+    clk.step_us = 0;
+    toid_gen_config_default(TOID_UID11_SEQ, &c);
+    c.wait_max_ms = 20;
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    int rc = toid_gen_batch(g, ids, 5000, &made);
+    CHECK_EQ_INT(rc, TOID_EEXHAUSTED);
+    CHECK_EQ_INT(made, 4096);
+    /* ulid-flake's ERROR policy: no waiting, the error at once */
+    toid_gen_config_default(TOID_ULID_FLAKE, &c);
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    clk.us += 1000;
+    CHECK_EQ_INT(toid_gen_next(g, id, &st), 0);
+    clk.us -= 2000;
+    CHECK_EQ_INT(toid_gen_next(g, id, &st), TOID_ECLOCK);
+    /* uid11 batches come out sorted */
+    toid_gen_config_default(TOID_UID11, &c);
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    clk.step_us = 3;
+    CHECK_EQ_INT(toid_gen_batch(g, ids, 3000, &made), 3000);
+    ok = 1;
+    for (int i = 1; i < 3000; i++)
+        ok &= memcmp(ids + 8 * (i - 1), ids + 8 * i, 8) < 0;
+    CHECK(ok);
+    /* text */
+    char t[TOID_TEXT_MAX];
+    CHECK_EQ_INT(toid_gen_next_text(g, t, 11), TOID_EBUFFER);
+    CHECK_EQ_INT(toid_gen_next_text(g, t, sizeof t), 11);
+    toid_set_clock(NULL, NULL);
+    /* the real clock: toid_new of each format lands in the current time */
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        int64_t before = toid_clock_now(NULL);
+        CHECK_EQ_INT(toid_new((toid_format)f, id), 0);
+        toid_fields fl;
+        toid_inspect((toid_format)f, id, TOID_EPOCH_DEFAULT, &fl);
+        CHECK_MSG(fl.unix_ms >= before && fl.unix_ms <= toid_clock_now(NULL) + 1, "%s new: time",
+                  toid_format_get((toid_format)f)->name);
+        CHECK(toid_new_text((toid_format)f, t, sizeof t) == (int)toid_format_get((toid_format)f)->text_len);
+    }
+    CHECK_EQ_INT(toid_new(TOID_FORMAT_COUNT, id), TOID_EINVAL);
+}
+
+int main(void) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        toid_format fmt = (toid_format)f;
+        test_burst(fmt);
+        test_span(fmt);
+        toid_on_behind policies[] = {TOID_BEHIND_ERROR, TOID_BEHIND_WAIT, TOID_BEHIND_KEEP, TOID_BEHIND_RESET};
+        for (int p = 0; p < 4; p++) {
+            if (policies[p] == TOID_BEHIND_RESET && fmt != TOID_UUIDV7)
+                continue;
+            test_walk(fmt, policies[p]);
+            if (policies[p] == TOID_BEHIND_KEEP || policies[p] == TOID_BEHIND_RESET)
+                test_allowance(fmt, policies[p]);
+        }
+    }
+    test_uid11_distinct();
+    test_boundaries();
+    test_flake_trace();
+    test_config();
+    test_scru160_micros();
+    test_wrapper_waits();
+    return check_report();
+}
