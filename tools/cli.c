@@ -1,0 +1,369 @@
+/* cli.c — the helpers every subcommand uses: the stdout buffer, error
+ * messages, option parsing and value parsing. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *cli_cmd;
+int cli_status;
+
+/* ---- stdout ---------------------------------------------------------------- */
+
+#define OUT_CAP (2u << 20)
+#define OUT_SLACK OUT_RESERVE_MAX
+
+static char *out_buf;
+static size_t out_len;
+
+void out_init(void) {
+    if (out_buf)
+        return;
+    out_buf = malloc(OUT_CAP + OUT_SLACK);
+    if (!out_buf) {
+        fputs("toid: out of memory\n", stderr);
+        exit(CLI_EXIT_FAIL);
+    }
+}
+
+void out_flush(void) {
+    size_t done = 0;
+    while (done < out_len) {
+        ssize_t w = write(STDOUT_FILENO, out_buf + done, out_len - done);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EPIPE)          /* the reader went away: stop quietly */
+                _exit(cli_status);
+            fprintf(stderr, "toid: write error: %s\n", strerror(errno));
+            _exit(CLI_EXIT_FAIL);
+        }
+        done += (size_t)w;
+    }
+    out_len = 0;
+}
+
+char *out_reserve(size_t n) {
+    if (out_len + n > OUT_CAP + OUT_SLACK || out_len >= OUT_CAP)
+        out_flush();
+    return out_buf + out_len;
+}
+
+void out_commit(char *end) { out_len = (size_t)(end - out_buf); }
+
+void out_write(const void *p, size_t n) {
+    const char *s = p;
+    while (n) {
+        size_t k = n < OUT_RESERVE_MAX ? n : OUT_RESERVE_MAX;
+        char *d = out_reserve(k);
+        memcpy(d, s, k);
+        out_commit(d + k);
+        s += k;
+        n -= k;
+    }
+}
+
+void out_str(const char *s) { out_write(s, strlen(s)); }
+
+void out_char(char c) { out_write(&c, 1); }
+
+void cli_exit(int status) {
+    out_flush();
+    exit(status);
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+size_t cli_escape(const char *in, size_t len, size_t max, char *out) {
+    static const char hexd[] = "0123456789abcdef";
+    size_t o = 0, n = len < max ? len : max;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)in[i];
+        if (c == '\\') {
+            out[o++] = '\\';
+            out[o++] = '\\';
+        } else if (c == '\t') {
+            out[o++] = '\\';
+            out[o++] = 't';
+        } else if (c == '\n') {
+            out[o++] = '\\';
+            out[o++] = 'n';
+        } else if (c == '\r') {
+            out[o++] = '\\';
+            out[o++] = 'r';
+        } else if (c >= 0x20 && c < 0x7f) {
+            out[o++] = (char)c;
+        } else {
+            out[o++] = '\\';
+            out[o++] = 'x';
+            out[o++] = hexd[c >> 4];
+            out[o++] = hexd[c & 15];
+        }
+    }
+    if (len > max) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+    return o;
+}
+
+#define SHOW_MAX 100   /* input bytes shown in a message */
+
+const char *cli_show(const char *s) {
+    static char bufs[4][4 * SHOW_MAX + 4];
+    static unsigned next;
+    char *b = bufs[next++ % 4];
+    cli_escape(s, strlen(s), SHOW_MAX, b);
+    return b;
+}
+
+void cli_input_error(const char *input, size_t len, int err, size_t pos) {
+    char esc[4 * SHOW_MAX + 4];
+    cli_escape(input, len, SHOW_MAX, esc);
+    /* stdout first, so that the two streams interleave as the inputs did
+     * when both go to a terminal */
+    out_flush();
+    if (err == TOID_ECHAR && pos != CLI_NO_POS)
+        fprintf(stderr, "toid: '%s': %s at position %zu (%s)\n", esc, toid_strerror(err), pos,
+                toid_err_name(err));
+    else
+        fprintf(stderr, "toid: '%s': %s (%s)\n", esc, toid_strerror(err), toid_err_name(err));
+    cli_status = CLI_EXIT_FAIL;
+}
+
+void cli_fail(const char *fmt, ...) {
+    va_list ap;
+    out_flush();
+    fputs("toid: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    cli_status = CLI_EXIT_FAIL;
+}
+
+void cli_usage(const char *fmt, ...) {
+    va_list ap;
+    out_flush();
+    fputs("toid: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cli_cmd)
+        fprintf(stderr, " (see 'toid %s --help')\n", cli_cmd);
+    else
+        fputs(" (see 'toid --help')\n", stderr);
+    exit(CLI_EXIT_USAGE);
+}
+
+/* ---- options ----------------------------------------------------------------- */
+
+void cli_parser_init(cli_parser *p, int argc, char **argv) {
+    memset(p, 0, sizeof *p);
+    p->argc = argc;
+    p->argv = argv;
+    p->i = 1;   /* argv[0] is the subcommand's name */
+}
+
+static const cli_option help_opt = {"help", 'h', 0, CLI_OPT_HELP};
+
+static const cli_option *find_long(const cli_option *opts, const char *name, size_t n) {
+    if (n == 4 && memcmp(name, "help", 4) == 0)
+        return &help_opt;
+    for (const cli_option *o = opts; o && (o->name || o->letter); o++)
+        if (o->name && strlen(o->name) == n && memcmp(o->name, name, n) == 0)
+            return o;
+    return NULL;
+}
+
+static const cli_option *find_short(const cli_option *opts, char c) {
+    if (c == 'h')
+        return &help_opt;
+    for (const cli_option *o = opts; o && (o->name || o->letter); o++)
+        if (o->letter == c)
+            return o;
+    return NULL;
+}
+
+int cli_next(cli_parser *p, const cli_option *opts, const char **value) {
+    *value = NULL;
+    if (p->short_rest && *p->short_rest) {          /* -ab: the next letter */
+        char c = *p->short_rest++;
+        static char text[3] = "-?";
+        text[1] = c;
+        p->opt_text = text;
+        const cli_option *o = find_short(opts, c);
+        if (!o)
+            cli_usage("unknown option '-%c'", c);
+        if (o->has_arg) {
+            if (*p->short_rest) {
+                *value = p->short_rest;
+            } else if (p->i < p->argc) {
+                *value = p->argv[p->i++];
+            } else {
+                cli_usage("option '-%c' needs a value", c);
+            }
+            p->short_rest = NULL;
+        }
+        return o->id;
+    }
+    p->short_rest = NULL;
+    if (p->i >= p->argc)
+        return CLI_END;
+    const char *a = p->argv[p->i++];
+    if (p->only_args || a[0] != '-' || a[1] == '\0') {  /* "-" is an argument */
+        *value = a;
+        return CLI_ARG;
+    }
+    if (a[1] == '-') {
+        if (a[2] == '\0') {                             /* "--" */
+            p->only_args = 1;
+            return cli_next(p, opts, value);
+        }
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t n = eq ? (size_t)(eq - name) : strlen(name);
+        const cli_option *o = find_long(opts, name, n);
+        p->opt_text = a;
+        if (!o)
+            cli_usage("unknown option '--%.*s'", (int)n, name);
+        if (o->has_arg) {
+            if (eq) {
+                *value = eq + 1;
+            } else if (p->i < p->argc) {
+                *value = p->argv[p->i++];
+            } else {
+                cli_usage("option '--%s' needs a value", o->name);
+            }
+        } else if (eq) {
+            cli_usage("option '--%s' takes no value", o->name);
+        }
+        return o->id;
+    }
+    p->short_rest = a + 1;
+    return cli_next(p, opts, value);
+}
+
+/* ---- values ------------------------------------------------------------------ */
+
+toid_format cli_format(const char *name) {
+    int f = toid_format_by_name(name, strlen(name));
+    if (f < 0) {
+        out_flush();
+        fprintf(stderr, "toid: unknown format '%s' (see 'toid formats')\n", cli_show(name));
+        exit(CLI_EXIT_USAGE);
+    }
+    return (toid_format)f;
+}
+
+int cli_parse_time(const char *s, int64_t *ms) {
+    if (strcmp(s, "now") == 0) {
+        *ms = toid_clock_now(NULL);
+        return 0;
+    }
+    return toid_parse_time(s, strlen(s), ms) < 0 ? TOID_EINVAL : 0;
+}
+
+int64_t cli_time_option(const char *opt, const char *s) {
+    int64_t ms;
+    if (cli_parse_time(s, &ms) < 0)
+        cli_usage("bad TIME '%s' for %s", cli_show(s), opt);
+    return ms;
+}
+
+uint64_t cli_uint_option(const char *opt, const char *s, uint64_t max) {
+    uint64_t v = 0;
+    size_t i = 0;
+    for (; s[i]; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - '0';
+        if (d > 9 || v > (UINT64_MAX - d) / 10)
+            break;
+        v = v * 10 + d;
+    }
+    if (i == 0 || s[i] || v > max)
+        cli_usage("bad value '%s' for %s (an integer 0..%llu)", cli_show(s), opt,
+                  (unsigned long long)max);
+    return v;
+}
+
+int64_t cli_epoch_for(toid_format f, int have_epoch, int64_t epoch_ms) {
+    const toid_format_info *fi = toid_format_get(f);
+    return have_epoch && fi && fi->epoch_configurable ? epoch_ms : TOID_EPOCH_DEFAULT;
+}
+
+cli_as cli_as_option(const char *s) {
+    if (strcmp(s, "text") == 0)
+        return CLI_AS_TEXT;
+    if (strcmp(s, "int") == 0)
+        return CLI_AS_INT;
+    if (strcmp(s, "hex") == 0)
+        return CLI_AS_HEX;
+    cli_usage("bad value '%s' for --as (text, int or hex)", cli_show(s));
+}
+
+void cli_as_check(cli_as as, toid_format f) {
+    if (as == CLI_AS_INT && !toid_format_get(f)->has_int)
+        cli_usage("'--as int' needs a 64-bit format (ulid-flake, ulid-flake-scalable, nanoflake, "
+                  "uid11, uid11-seq), not %s", toid_format_get(f)->name);
+}
+
+size_t cli_put_as(cli_as as, toid_format f, const uint8_t *bin, char *out) {
+    if (as == CLI_AS_INT) {
+        uint64_t v = 0;
+        toid_to_u64(f, bin, &v);
+        return cli_u64_dec(v, out);
+    }
+    if (as == CLI_AS_HEX)
+        return cli_hex(bin, toid_bin_size(f), out);
+    int n = toid_encode(f, bin, out, TOID_TEXT_MAX);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* ---- numbers and hex --------------------------------------------------------- */
+
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+size_t cli_u64_dec(uint64_t v, char *out) {
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * r, 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * v, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    size_t n = (size_t)(tmp + sizeof tmp - p);
+    memcpy(out, p, n);
+    return n;
+}
+
+size_t cli_i64_dec(int64_t v, char *out) {
+    if (v < 0) {
+        out[0] = '-';
+        return 1 + cli_u64_dec((uint64_t)0 - (uint64_t)v, out + 1);
+    }
+    return cli_u64_dec((uint64_t)v, out);
+}
+
+size_t cli_hex(const uint8_t *b, size_t n, char *out) {
+    static const char hexd[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        out[2 * i] = hexd[b[i] >> 4];
+        out[2 * i + 1] = hexd[b[i] & 15];
+    }
+    return 2 * n;
+}

@@ -1,0 +1,134 @@
+/* cli.h — what the toid subcommands share: the output buffer, error
+ * reporting, option parsing, value parsing and the inspection renderer.
+ * Only the public API (toid.h) is used. */
+#ifndef TOID_CLI_H
+#define TOID_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <toid.h>
+
+/* Exit statuses (docs/toid.1, EXIT STATUS). */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1   /* an invalid input, or a failure (generation, I/O) */
+#define CLI_EXIT_USAGE 2  /* unknown subcommand or option, bad option value */
+
+#if defined(__GNUC__)
+#define CLI_NORETURN __attribute__((noreturn))
+#define CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLI_NORETURN
+#define CLI_PRINTF(a, b)
+#endif
+
+/* ---- the running subcommand (for "see 'toid new --help'") ---------------- */
+extern const char *cli_cmd;      /* "new", "inspect", ...; NULL at top level */
+extern int cli_status;           /* CLI_EXIT_FAIL once an input has failed */
+
+/* ---- standard output: one big buffer, written with write(2) ------------- */
+/* A closed pipe (EPIPE) ends the program quietly with cli_status; another
+ * write error prints "toid: write error: ..." and exits 1. */
+void out_init(void);
+void out_write(const void *p, size_t n);
+void out_str(const char *s);
+void out_char(char c);
+/* Room for n more bytes (n <= OUT_RESERVE_MAX); advance with out_commit. */
+#define OUT_RESERVE_MAX 262144
+char *out_reserve(size_t n);
+void out_commit(char *end);
+void out_flush(void);
+CLI_NORETURN void cli_exit(int status);   /* flushes stdout, then exits */
+
+/* ---- errors --------------------------------------------------------------- */
+/* "toid: 'INPUT': REASON" on stderr (INPUT escaped) and cli_status = 1.
+ * REASON is toid_strerror(err), " at position N" (a byte offset from 0) for
+ * a bad character, and " (class)" with toid_err_name(err). */
+#define CLI_NO_POS ((size_t)-1)   /* pos when the error has no position */
+void cli_input_error(const char *input, size_t len, int err, size_t pos);
+/* "toid: MESSAGE" on stderr, cli_status = 1 (a failure that is not an input). */
+void cli_fail(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* "toid: MESSAGE (see 'toid CMD --help')" on stderr; exits 2. */
+CLI_NORETURN void cli_usage(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* Escapes len bytes for an error message: printable ASCII as is, backslash
+ * as \\, TAB \t, LF \n, CR \r, any other byte \xHH. At most `max` input
+ * bytes are shown, then "...". Returns the length written (out needs
+ * 4 * max + 4 bytes). */
+size_t cli_escape(const char *in, size_t len, size_t max, char *out);
+/* cli_escape of a NUL-terminated string into one of four static buffers
+ * (for messages that show up to four user strings). */
+const char *cli_show(const char *s);
+
+/* ---- options -------------------------------------------------------------- */
+typedef struct cli_option {
+    const char *name;   /* "count" for --count, or NULL */
+    char letter;        /* 'n' for -n, or 0 */
+    int has_arg;
+    int id;             /* returned by cli_next */
+} cli_option;
+
+typedef struct cli_parser {
+    int argc;
+    char **argv;
+    int i;              /* next argv index */
+    int only_args;      /* after "--" */
+    const char *short_rest; /* inside a cluster like -n5 */
+    const char *opt_text;   /* the option as written, for messages */
+} cli_parser;
+
+#define CLI_ARG 0       /* cli_next: a positional argument in *value */
+#define CLI_END (-1)    /* cli_next: no more arguments */
+#define CLI_OPT_HELP 1000   /* every subcommand's -h/--help */
+
+void cli_parser_init(cli_parser *p, int argc, char **argv);
+/* The next option id (with *value for options that take one), CLI_ARG with
+ * the argument in *value, or CLI_END. Unknown options and a missing value are
+ * usage errors (exit 2). -h and --help give CLI_OPT_HELP. */
+int cli_next(cli_parser *p, const cli_option *opts, const char **value);
+
+/* ---- values ---------------------------------------------------------------- */
+/* A format by name, or a usage error. */
+toid_format cli_format(const char *name);
+/* TIME: RFC 3339, integer unix ms, or "now". Returns 0 or TOID_EINVAL. */
+int cli_parse_time(const char *s, int64_t *ms);
+/* The same for an option's value: a usage error when it is not a TIME. */
+int64_t cli_time_option(const char *opt, const char *s);
+/* An unsigned decimal option value (no sign, no spaces) up to max. */
+uint64_t cli_uint_option(const char *opt, const char *s, uint64_t max);
+/* The epoch to pass for format f: TOID_EPOCH_DEFAULT unless an --epoch was
+ * given and the format's epoch is configurable. */
+int64_t cli_epoch_for(toid_format f, int have_epoch, int64_t epoch_ms);
+
+/* --as text|int|hex */
+typedef enum cli_as { CLI_AS_TEXT = 0, CLI_AS_INT, CLI_AS_HEX } cli_as;
+cli_as cli_as_option(const char *s);
+/* Checks --as against a format (int needs a 64-bit format): usage error. */
+void cli_as_check(cli_as as, toid_format f);
+/* Writes bin as text, int or hex; returns the length (no NUL). out needs
+ * TOID_TEXT_MAX bytes. */
+size_t cli_put_as(cli_as as, toid_format f, const uint8_t *bin, char *out);
+
+/* ---- numbers and hex, fast ------------------------------------------------ */
+size_t cli_u64_dec(uint64_t v, char *out);        /* no NUL */
+size_t cli_i64_dec(int64_t v, char *out);         /* no NUL */
+size_t cli_hex(const uint8_t *b, size_t n, char *out); /* lower case, no NUL */
+
+/* ---- inspection rendering (render.c) --------------------------------------- */
+/* The inspection of one value, exactly as toid_inspect_json() writes it (JSON)
+ * or as aligned "name:  value" lines (human). Both return the length written
+ * (no NUL); out needs RENDER_MAX bytes. Fast: one toid_inspect, the time
+ * cached per ms. Set TOID_CLI_CHECK=1 in the environment to compare every
+ * JSON record with toid_inspect_json() and every human record with
+ * toid_describe() (the tests do). */
+#define RENDER_MAX 1024
+size_t render_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
+size_t render_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
+
+/* ---- subcommands ----------------------------------------------------------- */
+int cmd_new(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_make(int argc, char **argv);
+int cmd_range(int argc, char **argv);
+int cmd_formats(int argc, char **argv);
+
+#endif

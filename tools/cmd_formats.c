@@ -1,0 +1,138 @@
+/* cmd_formats.c — toid formats: the table of formats (toid_format_get). */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char help_text[] =
+    "Usage: toid formats [--json]\n"
+    "Print the table of formats: name, significant bits, canonical text length,\n"
+    "alphabet, default epoch (* if configurable) and specification.\n"
+    "\n"
+    "      --json     a JSON array, one object per format (with every property)\n"
+    "  -h, --help     show this help\n";
+
+enum { OPT_JSON = 1 };
+
+static const cli_option options[] = {{"json", 0, 0, OPT_JSON}, {NULL, 0, 0, 0}};
+
+static void json_string(const char *s) {
+    static const char hexd[] = "0123456789abcdef";
+    out_char('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            out_char('\\');
+            out_char((char)c);
+        } else if (c < 0x20) {
+            char e[6] = {'\\', 'u', '0', '0', hexd[c >> 4], hexd[c & 15]};
+            out_write(e, 6);
+        } else {
+            out_char((char)c);
+        }
+    }
+    out_char('"');
+}
+
+static void json_number(const char *key, int64_t v, int first) {
+    char b[32];
+    if (!first)
+        out_char(',');
+    json_string(key);
+    out_char(':');
+    out_write(b, cli_i64_dec(v, b));
+}
+
+static void json_bool(const char *key, int v) {
+    out_char(',');
+    json_string(key);
+    out_str(v ? ":true" : ":false");
+}
+
+static void print_json(void) {
+    out_str("[\n");
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const toid_format_info *fi = toid_format_get((toid_format)f);
+        char t[48], b[32];
+        out_str("{\"name\":");
+        json_string(fi->name);
+        json_number("bits", fi->bits, 0);
+        json_number("bin_size", fi->bin_size, 0);
+        json_number("text_len", fi->text_len, 0);
+        json_number("text_len_min", fi->text_len_min, 0);
+        json_number("text_len_alt", fi->text_len_alt, 0);
+        out_str(",\"alphabet\":");
+        json_string(fi->alphabet);
+        json_number("default_epoch_ms", fi->default_epoch_ms, 0);
+        out_str(",\"default_epoch\":");
+        json_string(toid_format_time(fi->default_epoch_ms, t, sizeof t) > 0 ? t : "");
+        json_bool("epoch_configurable", fi->epoch_configurable);
+        json_bool("has_int", fi->has_int);
+        out_str(",\"int_max\":");
+        if (fi->has_int) {
+            size_t n = cli_u64_dec(fi->int_max, b);
+            b[n] = '\0';
+            json_string(b);
+        } else {
+            out_str("null");
+        }
+        json_number("ts_bits", fi->ts_bits, 0);
+        out_str(",\"spec\":");
+        json_string(fi->spec);
+        out_str(f + 1 < TOID_FORMAT_COUNT ? "},\n" : "}\n");
+    }
+    out_str("]\n");
+}
+
+static void print_table(void) {
+    size_t wname = 4, walpha = 8;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const toid_format_info *fi = toid_format_get((toid_format)f);
+        if (strlen(fi->name) > wname)
+            wname = strlen(fi->name);
+        if (strlen(fi->alphabet) > walpha)
+            walpha = strlen(fi->alphabet);
+    }
+    char line[512];
+    int n = snprintf(line, sizeof line, "%-*s %4s %5s  %-*s %-25s %s\n", (int)wname, "NAME", "BITS",
+                     "LEN", (int)walpha, "ALPHABET", "EPOCH", "SPEC");
+    out_write(line, (size_t)n);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const toid_format_info *fi = toid_format_get((toid_format)f);
+        char t[48], len[16], epoch[64];
+        if (toid_format_time(fi->default_epoch_ms, t, sizeof t) < 0)
+            t[0] = '\0';
+        snprintf(epoch, sizeof epoch, "%s%s", t, fi->epoch_configurable ? "*" : "");
+        if (fi->text_len_alt)
+            snprintf(len, sizeof len, "%u/%u", fi->text_len, fi->text_len_alt);
+        else
+            snprintf(len, sizeof len, "%u", fi->text_len);
+        n = snprintf(line, sizeof line, "%-*s %4u %5s  %-*s %-25s %s\n", (int)wname, fi->name,
+                     fi->bits, len, (int)walpha, fi->alphabet, epoch, fi->spec);
+        out_write(line, n > 0 && (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    }
+}
+
+int cmd_formats(int argc, char **argv) {
+    cli_parser p;
+    const char *v;
+    int id, json = 0;
+    cli_parser_init(&p, argc, argv);
+    while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        switch (id) {
+        case CLI_OPT_HELP:
+            out_str(help_text);
+            return CLI_EXIT_OK;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case CLI_ARG:
+            cli_usage("unexpected argument '%s'", cli_show(v));
+        }
+    }
+    if (json)
+        print_json();
+    else
+        print_table();
+    return CLI_EXIT_OK;
+}

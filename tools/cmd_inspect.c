@@ -1,0 +1,325 @@
+/* cmd_inspect.c — toid inspect: decode IDs from the arguments or from the
+ * lines of stdin (read in large blocks, split here), detect the format when
+ * none is given, print the inspection fields. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char help_text[] =
+    "Usage: toid inspect [-f FORMAT] [OPTION]... [ID]...\n"
+    "Decode each ID (the arguments, or else one per line of stdin) and print\n"
+    "its format, canonical text, time and fields.\n"
+    "\n"
+    "  -f, --format FORMAT  decode as FORMAT (default: detect, see below)\n"
+    "      --json           one JSON object per line\n"
+    "      --epoch TIME     the epoch of ulid-flake, ulid-flake-scalable and\n"
+    "                       nanoflake (default 2024-01-01T00:00:00Z)\n"
+    "      --lenient        Crockford formats: accept I and L for 1, O for 0,\n"
+    "                       lower case and hyphens\n"
+    "      --int            the IDs are decimal integers (needs -f with a 64-bit\n"
+    "                       format: ulid-flake(-scalable), nanoflake, uid11(-seq))\n"
+    "      --all            print every format that accepts the ID\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "Detection takes the first accepting format of: uuidv7, ulid, scru160, uid11,\n"
+    "ulid-flake, nanoflake; but a 13-character ID that both ulid-flake and\n"
+    "nanoflake accept is nanoflake if it has lower-case and no upper-case letters.\n"
+    "uid11-seq and ulid-flake-scalable need -f (or --all).\n"
+    "Only the line feed ends a line: nothing else is trimmed. An invalid ID is\n"
+    "reported on stderr and the rest go on; the exit status is then 1.\n";
+
+enum { OPT_FORMAT = 1, OPT_JSON, OPT_EPOCH, OPT_LENIENT, OPT_INT, OPT_ALL };
+
+static const cli_option options[] = {
+    {"format", 'f', 1, OPT_FORMAT}, {"json", 0, 0, OPT_JSON}, {"epoch", 0, 1, OPT_EPOCH},
+    {"lenient", 0, 0, OPT_LENIENT}, {"int", 0, 0, OPT_INT},   {"all", 0, 0, OPT_ALL},
+    {NULL, 0, 0, 0},
+};
+
+/* The detection order, then the order of --all. */
+static const toid_format detect_order[] = {TOID_UUIDV7, TOID_ULID,       TOID_SCRU160,
+                                           TOID_UID11,  TOID_ULID_FLAKE, TOID_NANOFLAKE};
+static const toid_format all_order[] = {TOID_UUIDV7,     TOID_ULID,           TOID_SCRU160,
+                                        TOID_UID11,      TOID_UID11_SEQ,      TOID_ULID_FLAKE,
+                                        TOID_ULID_FLAKE_SCALABLE, TOID_NANOFLAKE};
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+typedef struct settings {
+    int fixed;              /* -f given */
+    toid_format format;
+    int json, lenient, int_mode, all;
+    int have_epoch;
+    int64_t epoch_ms;
+    uint32_t crockford;     /* formats that --lenient applies to */
+} settings;
+
+static settings S;
+static int records;         /* records printed so far (blank lines between) */
+
+/* ---- scratch for normalised text ---------------------------------------------- */
+
+static char *norm_buf;
+static size_t norm_cap;
+
+static char *scratch(size_t n) {
+    if (n > norm_cap) {
+        size_t cap = norm_cap ? norm_cap : 256;
+        while (cap < n)
+            cap *= 2;
+        char *b = realloc(norm_buf, cap);
+        if (!b) {
+            cli_fail("out of memory");
+            cli_exit(CLI_EXIT_FAIL);
+        }
+        norm_buf = b;
+        norm_cap = cap;
+    }
+    return norm_buf;
+}
+
+/* The input offset of the k-th byte of the normalised text (hyphens are the
+ * only bytes toid_normalize removes). */
+static size_t input_pos(const char *s, size_t len, size_t k) {
+    for (size_t i = 0; i < len; i++)
+        if (s[i] != '-' && k-- == 0)
+            return i;
+    return len;
+}
+
+/* ---- decoding ---------------------------------------------------------------- */
+
+static int decode_as(toid_format f, const char *s, size_t len, uint8_t *bin, size_t *pos) {
+    *pos = 0;
+    if (S.int_mode)
+        return toid_decode_int(f, s, len, bin, pos);
+    if (S.lenient && (S.crockford >> f & 1u)) {
+        char *norm = scratch(len + 1);
+        int n = toid_normalize(s, len, norm, len + 1);
+        if (n < 0)
+            return n;
+        int rc = toid_decode(f, norm, (size_t)n, bin, pos);
+        if (rc == TOID_ECHAR)
+            *pos = input_pos(s, len, *pos);
+        return rc;
+    }
+    return toid_decode(f, s, len, bin, pos);
+}
+
+static void emit(toid_format f, const uint8_t *bin) {
+    int64_t epoch = cli_epoch_for(f, S.have_epoch, S.epoch_ms);
+    char *o = out_reserve(RENDER_MAX + 2);
+    if (S.json) {
+        o += render_json(f, bin, epoch, o);
+    } else {
+        if (records)
+            *o++ = '\n';
+        o += render_human(f, bin, epoch, o);
+    }
+    if (S.json)
+        *o++ = '\n';
+    out_commit(o);
+    records++;
+}
+
+/* Which formats accept s (auto-detection), --lenient included. */
+static uint32_t accepting(const char *s, size_t len) {
+    uint32_t mask = toid_accepting(s, len);
+    if (S.lenient) {
+        char *norm = scratch(len + 1);
+        int n = toid_normalize(s, len, norm, len + 1);
+        if (n >= 0)
+            mask |= toid_accepting(norm, (size_t)n) & S.crockford;
+    }
+    return mask;
+}
+
+/* ulid-flake or nanoflake, when both accept: the letter case decides. */
+static int looks_lower(const char *s, size_t len) {
+    int lower = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] >= 'A' && s[i] <= 'Z')
+            return 0;
+        lower |= s[i] >= 'a' && s[i] <= 'z';
+    }
+    return lower;
+}
+
+/* The error to report when no format accepts s: the first format in the
+ * detection order for which s has the right length, else a length error. */
+static void report_undetected(const char *s, size_t len) {
+    uint8_t bin[TOID_BIN_MAX];
+    size_t pos = 0;
+    for (size_t i = 0; i < COUNT_OF(detect_order); i++) {
+        int rc = decode_as(detect_order[i], s, len, bin, &pos);
+        if (rc != TOID_ELENGTH) {
+            cli_input_error(s, len, rc < 0 ? rc : TOID_EINVAL, pos);
+            return;
+        }
+    }
+    cli_input_error(s, len, TOID_ELENGTH, 0);
+}
+
+static void inspect_one(const char *s, size_t len) {
+    uint8_t bin[TOID_BIN_MAX];
+    size_t pos;
+    if (S.fixed) {
+        int rc = decode_as(S.format, s, len, bin, &pos);
+        if (rc < 0)
+            cli_input_error(s, len, rc, pos);
+        else
+            emit(S.format, bin);
+        return;
+    }
+    uint32_t mask = accepting(s, len);
+    if (!mask) {
+        report_undetected(s, len);
+        return;
+    }
+    if (S.all) {
+        for (size_t i = 0; i < COUNT_OF(all_order); i++)
+            if (mask >> all_order[i] & 1u && decode_as(all_order[i], s, len, bin, &pos) == 0)
+                emit(all_order[i], bin);
+        return;
+    }
+    uint32_t both = 1u << TOID_ULID_FLAKE | 1u << TOID_NANOFLAKE;
+    if ((mask & both) == both && looks_lower(s, len))
+        mask &= ~(1u << TOID_ULID_FLAKE);
+    for (size_t i = 0; i < COUNT_OF(detect_order); i++) {
+        toid_format f = detect_order[i];
+        if (mask >> f & 1u) {
+            int rc = decode_as(f, s, len, bin, &pos);
+            if (rc < 0)
+                cli_input_error(s, len, rc, pos);
+            else
+                emit(f, bin);
+            return;
+        }
+    }
+    report_undetected(s, len);   /* only uid11-seq or ulid-flake-scalable: not detected */
+}
+
+/* ---- stdin ------------------------------------------------------------------------ */
+
+#define READ_BLOCK (1u << 20)
+
+static void inspect_stdin(void) {
+    size_t cap = READ_BLOCK, len = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        cli_fail("out of memory");
+        return;
+    }
+    for (;;) {
+        if (cap - len < READ_BLOCK / 2) {          /* a long line: make room */
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                cli_fail("out of memory");
+                break;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        size_t want = cap - len;
+        ssize_t r = read(STDIN_FILENO, buf + len, want);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            cli_fail("read error: %s", strerror(errno));
+            break;
+        }
+        if (r == 0)
+            break;
+        size_t end = len + (size_t)r, start = 0;
+        const char *nl;
+        size_t scan = len;
+        while (scan < end && (nl = memchr(buf + scan, '\n', end - scan)) != NULL) {
+            size_t at = (size_t)(nl - buf);
+            inspect_one(buf + start, at - start);
+            start = scan = at + 1;
+        }
+        len = end - start;
+        if (start)
+            memmove(buf, buf + start, len);
+        if ((size_t)r < want)      /* a pipe or a terminal: show what we have */
+            out_flush();
+    }
+    if (len)                       /* the last line had no line feed */
+        inspect_one(buf, len);
+    free(buf);
+}
+
+/* ---- the command -------------------------------------------------------------------- */
+
+int cmd_inspect(int argc, char **argv) {
+    cli_parser p;
+    const char *v;
+    int id, nargs = 0;
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args) {
+        cli_fail("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    memset(&S, 0, sizeof S);
+    cli_parser_init(&p, argc, argv);
+    while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        switch (id) {
+        case CLI_OPT_HELP:
+            out_str(help_text);
+            free(args);
+            return CLI_EXIT_OK;
+        case OPT_FORMAT:
+            S.format = cli_format(v);
+            S.fixed = 1;
+            break;
+        case OPT_JSON:
+            S.json = 1;
+            break;
+        case OPT_EPOCH:
+            S.epoch_ms = cli_time_option("--epoch", v);
+            S.have_epoch = 1;
+            break;
+        case OPT_LENIENT:
+            S.lenient = 1;
+            break;
+        case OPT_INT:
+            S.int_mode = 1;
+            break;
+        case OPT_ALL:
+            S.all = 1;
+            break;
+        case CLI_ARG:
+            args[nargs++] = (char *)v;
+            break;
+        }
+    }
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        if (strcmp(toid_format_get((toid_format)f)->alphabet, "crockford32") == 0)
+            S.crockford |= 1u << f;
+    if (S.all && S.fixed)
+        cli_usage("'--all' and '-f' cannot be combined");
+    if (S.int_mode && (!S.fixed || !toid_format_get(S.format)->has_int))
+        cli_usage("'--int' needs -f with a 64-bit format (ulid-flake, ulid-flake-scalable, "
+                  "nanoflake, uid11, uid11-seq)");
+    if (S.int_mode && S.lenient)
+        cli_usage("'--int' and '--lenient' cannot be combined");
+    if (S.have_epoch) {
+        int64_t lo, hi;
+        if (S.fixed && !toid_format_get(S.format)->epoch_configurable)
+            cli_usage("'--epoch' does not apply to %s", toid_format_get(S.format)->name);
+        if (toid_time_span(TOID_NANOFLAKE, S.epoch_ms, &lo, &hi) < 0)
+            cli_usage("bad value for --epoch (0 .. 2^48-1 ms)");
+    }
+    if (nargs) {
+        for (int i = 0; i < nargs; i++)
+            inspect_one(args[i], strlen(args[i]));
+    } else {
+        inspect_stdin();
+    }
+    free(args);
+    return cli_status;
+}

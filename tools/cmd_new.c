@@ -1,0 +1,280 @@
+/* cmd_new.c — toid new: generate IDs in batches (toid_gen_batch, one clock
+ * read per batch), encode them into the big stdout buffer, write in large
+ * blocks. --at drives the pure core (toid_gen_next_at) at a fixed time and
+ * moves to the next ms itself when one is exhausted. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char help_text[] =
+    "Usage: toid new [FORMAT] [-n COUNT] [OPTION]...\n"
+    "Print COUNT new IDs of FORMAT (default ulid), one per line, unique and\n"
+    "increasing within the run (uid11: random order within a ms, see toid(1)).\n"
+    "\n"
+    "  -n, --count COUNT   how many IDs (default 1)\n"
+    "      --epoch TIME    the epoch (ulid-flake, ulid-flake-scalable, nanoflake;\n"
+    "                      default 2024-01-01T00:00:00Z)\n"
+    "      --node N        nanoflake generator id 0..1023, ulid-flake-scalable\n"
+    "                      sid 0..31 (default 0)\n"
+    "      --at TIME       generate as if the clock read TIME; when a ms is full,\n"
+    "                      go on in the next ms\n"
+    "      --as KIND       print as text (default), int (64-bit formats) or hex\n"
+    "      --json          one JSON object per line with the inspection fields\n"
+    "  -h, --help          show this help\n"
+    "\n"
+    "TIME is RFC 3339 (2024-01-01T00:00:00Z), integer unix ms, or 'now'.\n"
+    "When a ms is exhausted, toid waits for the next one. With stderr on a\n"
+    "terminal, a run longer than a second shows a progress bar there.\n";
+
+enum { OPT_COUNT = 1, OPT_EPOCH, OPT_NODE, OPT_AT, OPT_AS, OPT_JSON };
+
+static const cli_option options[] = {
+    {"count", 'n', 1, OPT_COUNT}, {"epoch", 0, 1, OPT_EPOCH}, {"node", 0, 1, OPT_NODE},
+    {"at", 0, 1, OPT_AT},         {"as", 0, 1, OPT_AS},       {"json", 0, 0, OPT_JSON},
+    {NULL, 0, 0, 0},
+};
+
+#define BATCH 4096   /* a multiple of uid11's per-ms cap, so --at batches are whole ms */
+
+static toid_gen gen;                       /* large (uid11's seen set): static */
+static uint8_t bins[BATCH * TOID_BIN_MAX];
+
+/* ---- random bytes for the pure core (--at) ---------------------------------- */
+
+typedef struct pool {
+    uint8_t buf[4096];
+    size_t pos;
+} pool;
+
+static int pool_bytes(void *ctx, uint8_t *out, size_t n) {
+    pool *p = ctx;
+    if (n > sizeof p->buf)
+        return toid_random_bytes(out, n);
+    if (sizeof p->buf - p->pos < n) {
+        int rc = toid_random_bytes(p->buf, sizeof p->buf);
+        if (rc < 0)
+            return rc;
+        p->pos = 0;
+    }
+    memcpy(out, p->buf + p->pos, n);
+    memset(p->buf + p->pos, 0, n);
+    p->pos += n;
+    return 0;
+}
+
+static int cmp8(const void *a, const void *b) { return memcmp(a, b, 8); }
+
+/* n IDs at *ms (and later ms as they fill up). Returns the number made; on
+ * an error, *err gets it. */
+static size_t batch_at(toid_format f, int64_t *ms, pool *p, size_t n, int *err) {
+    size_t size = toid_bin_size(f), made = 0;
+    *err = 0;
+    while (made < n) {
+        int rc = toid_gen_next_at(&gen, *ms, 0, pool_bytes, p, bins + made * size, NULL);
+        if (rc == 0) {
+            made++;
+        } else if ((rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW) && *ms < INT64_MAX) {
+            ++*ms;
+        } else {
+            *err = rc;
+            break;
+        }
+    }
+    if (f == TOID_UID11 && made > 1)   /* random within a ms: sorted, as toid_gen_batch does */
+        qsort(bins, made, size, cmp8);
+    return made;
+}
+
+/* ---- the progress bar ---------------------------------------------------- */
+
+typedef struct progress {
+    int enabled;
+    int shown;
+    double start, last;
+} progress;
+
+static double mono_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress_update(progress *pr, uint64_t done, uint64_t total) {
+    if (!pr->enabled)
+        return;
+    double t = mono_now();
+    if (t - pr->start < 1.0 || t - pr->last < 0.1)
+        return;
+    pr->last = t;
+    pr->shown = 1;
+    int pct = (int)((double)done * 100.0 / (double)total);
+    int w = 30, fill = pct * w / 100;
+    char bar[64];
+    for (int i = 0; i < w; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[w] = '\0';
+    double rate = (double)done / (t - pr->start);
+    fprintf(stderr, "\rtoid: [%s] %3d%% %llu/%llu IDs, %.0f/s", bar, pct, (unsigned long long)done,
+            (unsigned long long)total, rate);
+    fflush(stderr);
+}
+
+static void progress_end(progress *pr) {
+    if (pr->shown) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        pr->shown = 0;
+    }
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+int cmd_new(int argc, char **argv) {
+    cli_parser p;
+    const char *v, *format_name = NULL, *at_text = NULL;
+    uint64_t count = 1;
+    int have_epoch = 0, have_node = 0, json = 0, have_as = 0;
+    int64_t epoch_ms = 0, at_ms = 0;
+    uint64_t node = 0;
+    const char *node_text = NULL, *epoch_text = NULL;
+    cli_as as = CLI_AS_TEXT;
+    int id;
+    cli_parser_init(&p, argc, argv);
+    while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        switch (id) {
+        case CLI_OPT_HELP:
+            out_str(help_text);
+            return CLI_EXIT_OK;
+        case OPT_COUNT:
+            count = cli_uint_option("-n", v, UINT64_MAX);
+            break;
+        case OPT_EPOCH:
+            epoch_ms = cli_time_option("--epoch", v);
+            epoch_text = v;
+            have_epoch = 1;
+            break;
+        case OPT_NODE:
+            node_text = v;
+            have_node = 1;
+            break;
+        case OPT_AT:
+            at_ms = cli_time_option("--at", v);
+            at_text = v;
+            break;
+        case OPT_AS:
+            as = cli_as_option(v);
+            have_as = 1;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case CLI_ARG:
+            if (format_name)
+                cli_usage("unexpected argument '%s'", cli_show(v));
+            format_name = v;
+            break;
+        }
+    }
+    toid_format f = format_name ? cli_format(format_name) : TOID_ULID;
+    const toid_format_info *fi = toid_format_get(f);
+    if (json && have_as)
+        cli_usage("'--json' and '--as' cannot be combined");
+    cli_as_check(as, f);
+    if (have_epoch) {
+        int64_t lo, hi;
+        if (!fi->epoch_configurable)
+            cli_usage("'--epoch' does not apply to %s", fi->name);
+        if (epoch_ms == 0)   /* toid_gen_config reads 0 as "the default epoch" */
+            cli_usage("'--epoch' cannot be the Unix epoch itself for new");
+        if (toid_time_span(f, epoch_ms, &lo, &hi) < 0)
+            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
+    }
+    if (have_node) {
+        unsigned max = f == TOID_NANOFLAKE ? 1023 : f == TOID_ULID_FLAKE_SCALABLE ? 31 : 0;
+        if (!max)
+            cli_usage("'--node' applies to nanoflake and ulid-flake-scalable, not %s", fi->name);
+        node = cli_uint_option("--node", node_text, max);
+    }
+
+    toid_gen_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    toid_gen_config_default(f, &cfg);
+    cfg.epoch_ms = have_epoch ? epoch_ms : 0;
+    cfg.node = (uint32_t)node;
+    if (cfg.on_exhausted != TOID_EXHAUSTED_ADVANCE)
+        cfg.on_exhausted = TOID_EXHAUSTED_WAIT;   /* wait for the next ms, never fail */
+    if (cfg.on_behind == TOID_BEHIND_ERROR)
+        cfg.on_behind = TOID_BEHIND_WAIT;         /* a short step back: wait, bounded */
+    cfg.flags = TOID_GEN_UNLOCKED;
+    int rc = toid_gen_init(&gen, &cfg);
+    if (rc < 0) {
+        cli_fail("cannot set up the %s generator: %s (%s)", fi->name, toid_strerror(rc),
+                 toid_err_name(rc));
+        return CLI_EXIT_FAIL;
+    }
+
+    size_t size = fi->bin_size;
+    size_t line_max = json ? RENDER_MAX + 1 : TOID_TEXT_MAX + 1;
+    int64_t epoch_inspect = cli_epoch_for(f, have_epoch, epoch_ms);
+    static pool rnd;
+    rnd.pos = sizeof rnd.buf;          /* empty: the first draw fills it */
+    progress pr = {0, 0, 0, 0};
+    pr.enabled = isatty(STDERR_FILENO);
+    pr.start = pr.last = pr.enabled ? mono_now() : 0;
+    uint64_t done = 0;
+    int64_t ms = at_ms;
+    while (done < count) {
+        size_t n = count - done < BATCH ? (size_t)(count - done) : BATCH;
+        size_t made = 0;
+        int err = 0;
+        if (at_text) {
+            made = batch_at(f, &ms, &rnd, n, &err);
+        } else {
+            rc = toid_gen_batch(&gen, bins, n, &made);
+            err = rc < 0 ? rc : 0;
+        }
+        /* encode: whole batches of text at once, JSON one record at a time */
+        const uint8_t *b = bins;
+        if (json) {
+            for (size_t i = 0; i < made; i++, b += size) {
+                char *o = out_reserve(line_max);
+                o += render_json(f, b, epoch_inspect, o);
+                *o++ = '\n';
+                out_commit(o);
+            }
+        } else {
+            char *o = out_reserve(made * line_max);
+            if (as == CLI_AS_TEXT) {
+                for (size_t i = 0; i < made; i++, b += size) {
+                    int k = toid_encode(f, b, o, TOID_TEXT_MAX);
+                    o += k > 0 ? k : 0;
+                    *o++ = '\n';
+                }
+            } else {
+                for (size_t i = 0; i < made; i++, b += size) {
+                    o += cli_put_as(as, f, b, o);
+                    *o++ = '\n';
+                }
+            }
+            out_commit(o);
+        }
+        done += made;
+        if (err < 0) {
+            progress_end(&pr);
+            if (at_text && err == TOID_ERANGE)
+                cli_input_error(at_text, strlen(at_text), err, 0);
+            else
+                cli_fail("cannot generate %s: %s (%s)", fi->name, toid_strerror(err),
+                         toid_err_name(err));
+            return CLI_EXIT_FAIL;
+        }
+        progress_update(&pr, done, count);
+    }
+    progress_end(&pr);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,162 @@
+/* cmd_range.c — toid range: the smallest ID at FROM and the largest at TO
+ * (toid_time_bounds), or the range of a uid11 prefix
+ * (toid_uid11_prefix_range). */
+#include "cli.h"
+
+#include <string.h>
+
+static const char help_text[] =
+    "Usage: toid range FORMAT FROM [TO] [OPTION]...\n"
+    "   or: toid range uid11 --prefix PREFIX [OPTION]...\n"
+    "Print the smallest ID of FORMAT whose time is FROM and the largest whose\n"
+    "time is TO (default FROM), one per line: the bounds of\n"
+    "'WHERE id BETWEEN lo AND hi' for the ms from FROM to TO.\n"
+    "\n"
+    "      --prefix P     uid11, uid11-seq: the lowest and highest ID that start\n"
+    "                     with the Base58 symbols P (0..11 of them)\n"
+    "      --epoch TIME   the epoch (ulid-flake, ulid-flake-scalable, nanoflake;\n"
+    "                     default 2024-01-01T00:00:00Z)\n"
+    "      --as KIND      print as text (default), int (64-bit formats) or hex\n"
+    "      --json         one object {\"lo\":{...},\"hi\":{...}} with the\n"
+    "                     inspection fields\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "TIME is RFC 3339 (2024-01-01T00:00:00Z), integer unix ms, or 'now'.\n";
+
+enum { OPT_PREFIX = 1, OPT_EPOCH, OPT_AS, OPT_JSON };
+
+static const cli_option options[] = {
+    {"prefix", 0, 1, OPT_PREFIX}, {"epoch", 0, 1, OPT_EPOCH}, {"as", 0, 1, OPT_AS},
+    {"json", 0, 0, OPT_JSON},     {NULL, 0, 0, 0},
+};
+
+/* A FROM or TO operand: a TIME, or an input error. */
+static int operand_time(const char *s, int64_t *ms) {
+    if (cli_parse_time(s, ms) == 0)
+        return 0;
+    out_flush();
+    cli_fail("'%s': invalid argument, expected RFC 3339, unix ms or 'now' (%s)", cli_show(s),
+             toid_err_name(TOID_EINVAL));
+    return -1;
+}
+
+static void print_pair(toid_format f, const uint8_t *lo, const uint8_t *hi, int64_t epoch, int json,
+                       cli_as as) {
+    char *o = out_reserve(2 * RENDER_MAX + 32);
+    if (json) {
+        memcpy(o, "{\"lo\":", 6);
+        o += 6;
+        o += render_json(f, lo, epoch, o);
+        memcpy(o, ",\"hi\":", 6);
+        o += 6;
+        o += render_json(f, hi, epoch, o);
+        *o++ = '}';
+        *o++ = '\n';
+    } else {
+        o += cli_put_as(as, f, lo, o);
+        *o++ = '\n';
+        o += cli_put_as(as, f, hi, o);
+        *o++ = '\n';
+    }
+    out_commit(o);
+}
+
+int cmd_range(int argc, char **argv) {
+    cli_parser p;
+    const char *v, *format_name = NULL, *from = NULL, *to = NULL, *prefix = NULL;
+    const char *epoch_text = NULL;
+    int id, json = 0, have_as = 0;
+    int64_t epoch_ms = 0;
+    cli_as as = CLI_AS_TEXT;
+    cli_parser_init(&p, argc, argv);
+    while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        switch (id) {
+        case CLI_OPT_HELP:
+            out_str(help_text);
+            return CLI_EXIT_OK;
+        case OPT_PREFIX:
+            prefix = v;
+            break;
+        case OPT_EPOCH:
+            epoch_ms = cli_time_option("--epoch", v);
+            epoch_text = v;
+            break;
+        case OPT_AS:
+            as = cli_as_option(v);
+            have_as = 1;
+            break;
+        case OPT_JSON:
+            json = 1;
+            break;
+        case CLI_ARG:
+            if (!format_name)
+                format_name = v;
+            else if (!from)
+                from = v;
+            else if (!to)
+                to = v;
+            else
+                cli_usage("unexpected argument '%s'", cli_show(v));
+            break;
+        }
+    }
+    if (!format_name)
+        cli_usage("missing FORMAT");
+    toid_format f = cli_format(format_name);
+    const toid_format_info *fi = toid_format_get(f);
+    if (json && have_as)
+        cli_usage("'--json' and '--as' cannot be combined");
+    cli_as_check(as, f);
+    if (epoch_text) {
+        int64_t lo, hi;
+        if (!fi->epoch_configurable)
+            cli_usage("'--epoch' does not apply to %s", fi->name);
+        if (toid_time_span(f, epoch_ms, &lo, &hi) < 0)
+            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
+    }
+    int64_t epoch = cli_epoch_for(f, epoch_text != NULL, epoch_ms);
+    uint8_t lo[TOID_BIN_MAX], hi[TOID_BIN_MAX];
+
+    if (prefix) {
+        if (f != TOID_UID11 && f != TOID_UID11_SEQ)
+            cli_usage("'--prefix' applies to uid11 and uid11-seq, not %s", fi->name);
+        if (from)
+            cli_usage("'--prefix' takes no FROM or TO");
+        uint64_t a, b;
+        size_t pos = 0;
+        int rc = toid_uid11_prefix_range(prefix, strlen(prefix), &a, &b, &pos);
+        if (rc < 0) {
+            cli_input_error(prefix, strlen(prefix), rc, pos);
+            return CLI_EXIT_FAIL;
+        }
+        toid_from_u64(f, a, lo);
+        toid_from_u64(f, b, hi);
+        print_pair(f, lo, hi, epoch, json, as);
+        return CLI_EXIT_OK;
+    }
+
+    if (!from)
+        cli_usage("missing FROM");
+    int64_t from_ms, to_ms;
+    if (operand_time(from, &from_ms) < 0 || (to && operand_time(to, &to_ms) < 0))
+        return CLI_EXIT_FAIL;
+    if (!to)
+        to_ms = from_ms;
+    int rc = toid_time_bounds(f, from_ms, epoch, lo, NULL);
+    if (rc < 0) {
+        cli_input_error(from, strlen(from), rc, CLI_NO_POS);
+        return CLI_EXIT_FAIL;
+    }
+    rc = toid_time_bounds(f, to_ms, epoch, NULL, hi);
+    if (rc < 0) {
+        cli_input_error(to ? to : from, strlen(to ? to : from), rc, CLI_NO_POS);
+        return CLI_EXIT_FAIL;
+    }
+    if (from_ms > to_ms) {
+        cli_fail("'%s': invalid argument, TO is before FROM (%s)", cli_show(to),
+                 toid_err_name(TOID_EINVAL));
+        return CLI_EXIT_FAIL;
+    }
+    print_pair(f, lo, hi, epoch, json, as);
+    return CLI_EXIT_OK;
+}
