@@ -195,12 +195,11 @@ int cli_next(cli_parser *p, const cli_option *opts, const char **value) {
     *value = NULL;
     if (p->short_rest && *p->short_rest) {          /* -ab: the next letter */
         char c = *p->short_rest++;
-        static char text[3] = "-?";
-        text[1] = c;
-        p->opt_text = text;
         const cli_option *o = find_short(opts, c);
-        if (!o)
-            cli_usage("unknown option '-%c'", c);
+        if (!o) {
+            char text[3] = {'-', c, '\0'};
+            cli_usage("unknown option '%s'", cli_show(text));
+        }
         if (o->has_arg) {
             if (*p->short_rest) {
                 *value = p->short_rest;
@@ -229,9 +228,11 @@ int cli_next(cli_parser *p, const cli_option *opts, const char **value) {
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t n = eq ? (size_t)(eq - name) : strlen(name);
         const cli_option *o = find_long(opts, name, n);
-        p->opt_text = a;
-        if (!o)
-            cli_usage("unknown option '--%.*s'", (int)n, name);
+        if (!o) {
+            char text[128];
+            snprintf(text, sizeof text, "--%.*s", (int)(n < 100 ? n : 100), name);
+            cli_usage("unknown option '%s'", cli_show(text));
+        }
         if (o->has_arg) {
             if (eq) {
                 *value = eq + 1;

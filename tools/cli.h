@@ -73,7 +73,6 @@ typedef struct cli_parser {
     int i;              /* next argv index */
     int only_args;      /* after "--" */
     const char *short_rest; /* inside a cluster like -n5 */
-    const char *opt_text;   /* the option as written, for messages */
 } cli_parser;
 
 #define CLI_ARG 0       /* cli_next: a positional argument in *value */

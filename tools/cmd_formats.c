@@ -94,7 +94,7 @@ static void print_table(void) {
             walpha = strlen(fi->alphabet);
     }
     char line[512];
-    int n = snprintf(line, sizeof line, "%-*s %4s %5s  %-*s %-25s %s\n", (int)wname, "NAME", "BITS",
+    int n = snprintf(line, sizeof line, "%-*s  %4s  %5s  %-*s  %-25s  %s\n", (int)wname, "NAME", "BITS",
                      "LEN", (int)walpha, "ALPHABET", "EPOCH", "SPEC");
     out_write(line, (size_t)n);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
@@ -107,7 +107,7 @@ static void print_table(void) {
             snprintf(len, sizeof len, "%u/%u", fi->text_len, fi->text_len_alt);
         else
             snprintf(len, sizeof len, "%u", fi->text_len);
-        n = snprintf(line, sizeof line, "%-*s %4u %5s  %-*s %-25s %s\n", (int)wname, fi->name,
+        n = snprintf(line, sizeof line, "%-*s  %4u  %5s  %-*s  %-25s  %s\n", (int)wname, fi->name,
                      fi->bits, len, (int)walpha, fi->alphabet, epoch, fi->spec);
         out_write(line, n > 0 && (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     }

@@ -257,7 +257,7 @@ static void inspect_stdin(void) {
 
 int cmd_inspect(int argc, char **argv) {
     cli_parser p;
-    const char *v;
+    const char *v, *epoch_text = "";
     int id, nargs = 0;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     if (!args) {
@@ -281,6 +281,7 @@ int cmd_inspect(int argc, char **argv) {
             break;
         case OPT_EPOCH:
             S.epoch_ms = cli_time_option("--epoch", v);
+            epoch_text = v;
             S.have_epoch = 1;
             break;
         case OPT_LENIENT:
@@ -311,8 +312,9 @@ int cmd_inspect(int argc, char **argv) {
         int64_t lo, hi;
         if (S.fixed && !toid_format_get(S.format)->epoch_configurable)
             cli_usage("'--epoch' does not apply to %s", toid_format_get(S.format)->name);
-        if (toid_time_span(TOID_NANOFLAKE, S.epoch_ms, &lo, &hi) < 0)
-            cli_usage("bad value for --epoch (0 .. 2^48-1 ms)");
+        /* every format with a configurable epoch takes the same epochs */
+        if (toid_time_span(S.fixed ? S.format : TOID_NANOFLAKE, S.epoch_ms, &lo, &hi) < 0)
+            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
     }
     if (nargs) {
         for (int i = 0; i < nargs; i++)

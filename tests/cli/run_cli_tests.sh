@@ -1,0 +1,622 @@
+#!/usr/bin/env bash
+# Black-box tests of the toid command-line tool.
+#   usage: run_cli_tests.sh TOID_BINARY VECTORS_DIR
+# 1. golden cases: exact stdout, stderr and exit status of every subcommand,
+#    option and error path (tests/cli/golden/NAME.txt; TOID_UPDATE_GOLDEN=1
+#    rewrites them — review the diff before committing);
+# 2. generation: for every format, new | inspect round trips (10,000 IDs, times
+#    inside the run's window, strictly increasing texts), --at, --as, --json;
+# 3. every line of VECTORS_DIR/*.tsv through inspect, make and range.
+# Needs bash, awk, sort, grep, diff (no python). Prints "N passed, N failed"
+# last and exits non-zero on any failure.
+set -u
+export LC_ALL=C
+export TOID_CLI_CHECK=1     # the tool compares its fast output with the library's
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 TOID_BINARY VECTORS_DIR" >&2
+    exit 2
+fi
+TOID=$1
+VEC=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+GOLDEN=$HERE/golden
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() {
+    failed=$((failed + 1))
+    printf 'FAIL: %s\n' "$*"
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit $?
+}
+
+if [ ! -x "$TOID" ]; then
+    fail "no executable at '$TOID'"
+    finish
+fi
+
+FORMATS="ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7"
+
+# ---------------------------------------------------------------------------
+# 1. golden cases
+#    g NAME ARG...        runs toid ARG... (stdin: $IN if set, else empty)
+# ---------------------------------------------------------------------------
+golden_run() {
+    local name=$1
+    shift
+    local out=$WORK/out err=$WORK/err rc
+    if [ -n "${IN+x}" ]; then
+        printf '%s' "$IN" | "$TOID" "$@" >"$out" 2>"$err"
+        rc=${PIPESTATUS[1]}
+    else
+        "$TOID" "$@" </dev/null >"$out" 2>"$err"
+        rc=$?
+    fi
+    {
+        printf '$ toid'
+        [ $# -gt 0 ] && printf ' %q' "$@"
+        printf '\n'
+        if [ -n "${IN+x}" ]; then
+            printf -- '--- stdin: %q\n' "$IN"
+        fi
+        echo "--- stdout"
+        cat "$out"
+        echo "--- stderr"
+        cat "$err"
+        echo "--- exit $rc"
+    } >"$WORK/golden.txt"
+}
+
+g() {
+    local name=$1
+    shift
+    golden_run "$name" "$@"
+    local want=$GOLDEN/$name.txt
+    if [ "${TOID_UPDATE_GOLDEN:-0}" = 1 ]; then
+        mkdir -p "$GOLDEN"
+        cp "$WORK/golden.txt" "$want"
+    fi
+    if [ ! -f "$want" ]; then
+        fail "golden $name: no file $want"
+    elif diff -u "$want" "$WORK/golden.txt" >"$WORK/diff"; then
+        pass
+    else
+        fail "golden $name:"
+        cat "$WORK/diff"
+    fi
+}
+
+# top level
+g top-help --help
+g top-help-short -h
+g top-help-cmd help
+g top-version --version
+g top-version-short -V
+g top-none
+g top-unknown-command frobnicate
+g top-unknown-option --frobnicate
+g top-help-unknown help frobnicate
+g top-help-too-many help new inspect
+for c in new inspect make range formats; do
+    g "help-$c" "$c" --help
+    g "help-$c-short" "$c" -h
+    g "help-via-help-$c" help "$c"
+done
+
+# new (nanoflake has no random bits: its output is exact)
+g new-nanoflake-at new nanoflake --at 2024-06-01T00:00:00Z -n 3
+g new-nanoflake-node new nanoflake --at 2024-06-01T00:00:00Z -n 2 --node 1023
+g new-nanoflake-node-eq new nanoflake --at=1717200000000 --count=2 --node=5
+g new-nanoflake-n-cluster new nanoflake --at 1717200000000 -n2
+g new-nanoflake-epoch new nanoflake --at 2024-06-01T00:00:00Z --epoch 2024-05-01T00:00:00Z -n 2
+g new-nanoflake-as-int new nanoflake --at 2024-06-01T00:00:00Z -n 2 --as int
+g new-nanoflake-as-hex new nanoflake --at 2024-06-01T00:00:00Z -n 2 --as hex
+g new-nanoflake-as-text new nanoflake --at 2024-06-01T00:00:00Z -n 1 --as text
+g new-nanoflake-json new nanoflake --at 2024-06-01T00:00:00Z -n 2 --json
+g new-nanoflake-json-epoch new nanoflake --at 2024-06-01T00:00:00Z -n 1 --json --epoch 2024-05-01T00:00:00Z
+g new-nanoflake-next-ms new nanoflake --at 2024-06-01T00:00:00Z -n 4097 --as int
+g new-count-zero new nanoflake -n 0
+g new-format-after-options new -n 1 --at 1717200000000 nanoflake
+g new-double-dash new nanoflake --at 1717200000000 -- -n
+g new-unknown-format new frobnicate
+g new-two-formats new ulid uuidv7
+g new-unknown-option new --frobnicate
+g new-unknown-short new -x
+g new-missing-value new -n
+g new-missing-value-long new --at
+g new-bad-count new -n abc
+g new-bad-count-negative new -n -5
+g new-bad-count-big new -n 18446744073709551616
+g new-bad-at new --at yesterday
+g new-bad-epoch new nanoflake --epoch yesterday
+g new-epoch-fixed new ulid --epoch 2024-01-01T00:00:00Z
+g new-epoch-zero new nanoflake --epoch 0
+g new-epoch-negative new nanoflake --epoch 1969-12-31T23:59:59Z
+g new-node-wrong-format new ulid --node 1
+g new-node-too-big new nanoflake --node 1024
+g new-node-sid-too-big new ulid-flake-scalable --node 32
+g new-node-bad new nanoflake --node x
+g new-bad-as new --as decimal
+g new-as-int-128 new ulid --as int
+g new-as-int-uuidv7 new uuidv7 --as int
+g new-json-and-as new --json --as hex
+g new-flag-with-value new --json=1
+g new-at-before-epoch new nanoflake --at 2023-12-31T23:59:59.999Z
+g new-at-before-uid11-epoch new uid11 --at 2000-01-01T00:00:00Z
+g new-at-past-span new ulid --at 281474976710656
+
+# inspect: one ID of each format, detection, the options
+g inspect-ulid inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-ulid-json inspect --json 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-ulid-lower inspect 01arz3ndektsv4rrffq69g5fav
+g inspect-ulid-flake inspect 00CMXB6TAK4SA
+g inspect-ulid-flake-json inspect --json 00CMXB6TAK4SA
+g inspect-ulid-flake-scalable inspect -f ulid-flake-scalable 00CMXB6TAK4SA
+g inspect-ulid-flake-scalable-json inspect -f ulid-flake-scalable --json 00CMXB6TAK4SA
+g inspect-scru160 inspect 05TTUP1HNCPNH30VEK64KDQT9BSNU4C4
+g inspect-scru160-json inspect --json 05TTUP1HNCPNH30VEK64KDQT9BSNU4C4
+g inspect-scru160-hex inspect --json 017bdf6431bb33788c1f750c4a375d4af97f1184
+g inspect-scru160-reserved inspect --json VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV
+g inspect-nanoflake inspect 0esbdsx95goy0
+g inspect-nanoflake-json inspect --json 0esbdsx95goy0
+g inspect-nanoflake-short inspect -f nanoflake 35s
+g inspect-uid11 inspect 71wqSupQNF1
+g inspect-uid11-json inspect --json 71wqSupQNF1
+g inspect-uid11-seq inspect -f uid11-seq hR3jDfnAH3W
+g inspect-uid11-seq-json inspect -f uid11-seq --json hR3jDfnAH3W
+g inspect-uuidv7 inspect 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+g inspect-uuidv7-json inspect --json 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+g inspect-uuidv7-upper inspect --json 017F22E2-79B0-7CC3-98C4-DC0C0C07398F
+g inspect-several inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV 0esbdsx95goy0 71wqSupQNF1
+g inspect-several-json inspect --json 01ARZ3NDEKTSV4RRFFQ69G5FAV 0esbdsx95goy0 71wqSupQNF1
+g inspect-detect-lower-nanoflake inspect --json 00cmxb6tak4sa
+g inspect-detect-upper-ulid-flake inspect --json 00CMXB6TAK4SA
+g inspect-detect-digits-ulid-flake inspect --json 0000000000035
+g inspect-detect-nanoflake-only inspect --json 0esbdsx95goyu
+g inspect-detect-uid11-11 inspect --json 11111111112
+g inspect-all inspect --all 0000000000035
+g inspect-all-json inspect --all --json 11111111112
+g inspect-all-single inspect --all --json 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-all-none inspect --all --json 0000000000000000
+g inspect-all-with-f inspect --all -f ulid 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-epoch inspect --json --epoch 2020-01-01T00:00:00Z 0esbdsx95goy0
+g inspect-epoch-f inspect -f ulid-flake --json --epoch 1577836800000 00CMXB6TAK4SA
+g inspect-epoch-detect-ulid inspect --json --epoch 2020-01-01T00:00:00Z 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-epoch-fixed-format inspect -f ulid --epoch 2020-01-01T00:00:00Z 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-epoch-bad inspect --epoch never 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-epoch-out-of-range inspect --epoch 1969-01-01T00:00:00Z 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-lenient inspect --lenient --json oLARYZ6-S41TSV4RRF-FQ69G5FAV
+g inspect-lenient-f inspect --lenient -f ulid-flake --json 0-0cmxb6tak4sa
+g inspect-lenient-bad-pos inspect --lenient 01AR-Z3NDEKTSV4RRFFQ69G5FAU
+g inspect-strict-alias inspect -f ulid OLARYZ6S41TSV4RRFFQ69G5FAV
+g inspect-strict-hyphen inspect oLARYZ6-S41TSV4RRF-FQ69G5FAV
+g inspect-lenient-nanoflake-untouched inspect --lenient -f nanoflake --json 0esbdsx95goy0
+g inspect-int inspect -f nanoflake --int --json 4096
+g inspect-int-uid11 inspect -f uid11 --int 18446744073709551615
+g inspect-int-overflow inspect -f ulid-flake --int 9223372036854775808
+g inspect-int-char inspect -f uid11 --int 12a4
+g inspect-int-length inspect -f uid11 --int 123456789012345678901
+g inspect-int-no-f inspect --int 4096
+g inspect-int-128 inspect -f ulid --int 4096
+g inspect-int-lenient inspect -f ulid-flake --int --lenient 4096
+g inspect-bad-char inspect 01ARZ3NDEKTSV4RRFFQ69G5FAU
+g inspect-bad-char-f inspect -f ulid 01ARZ3NDEKTSV4RRFFQ69G5FAU
+g inspect-overflow inspect 80000000000000000000000000
+g inspect-overflow-uid11 inspect -f uid11 jpXCZedGfVR
+g inspect-detect-uid11-overflow-is-nanoflake inspect jpXCZedGfVR
+g inspect-bad-length inspect 01ARZ3NDEKTSV4RRFFQ69G5FA
+g inspect-bad-length-f inspect -f uuidv7 0000
+g inspect-empty-arg inspect ''
+g inspect-uuid-v4 inspect 9b3f5a4e-2f1c-4d2a-9c1e-8b7a6d5c4e3f
+g inspect-escape inspect $'01ARZ3NDEKTSV4RRFFQ69G5FA\t' $'a\\b' $'\x01\xff\xd0\x90' "it's"
+g inspect-long-input inspect "$(printf 'x%.0s' {1..150})"
+g inspect-errors-continue inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV bad 0esbdsx95goy0
+g inspect-unknown-format inspect -f frob 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-missing-f inspect -f
+g inspect-dash-id inspect -- -1
+g inspect-dash-id-f inspect -f nanoflake -- -1
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n0esbdsx95goy0\n' g inspect-stdin inspect
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n0esbdsx95goy0\n' g inspect-stdin-json inspect --json
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n0esbdsx95goy0' g inspect-stdin-no-final-lf inspect --json
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\r\n0esbdsx95goy0\r\n' g inspect-stdin-crlf inspect
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n\nxyz\n 0esbdsx95goy0\n0esbdsx95goy0\n' g inspect-stdin-errors inspect
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n\n01ARZ3NDEKTSV4RRFFQ69G5FAV\n' g inspect-stdin-errors-json inspect -f ulid --json
+IN='' g inspect-stdin-empty inspect
+IN=$'\n' g inspect-stdin-one-empty-line inspect
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n' g inspect-args-win-over-stdin inspect 0esbdsx95goy0
+IN=$'4096\n18446744073709551615\n' g inspect-stdin-int inspect -f uid11 --int --json
+
+# make
+g make-ulid make ulid unix_ms=1469922850259 random=d6764c61efb99302bd5b
+g make-ulid-time make ulid time=2016-07-30T23:54:10.259Z random=d6764c61efb99302bd5b
+g make-ulid-time-ms make ulid time=1469922850259
+g make-ulid-hex make ulid hex=01563e3ab5d3d6764c61efb99302bd5b
+g make-ulid-json make ulid unix_ms=1469922850259 random=d6764c61efb99302bd5b --json
+g make-ulid-as-hex make ulid unix_ms=1469922850259 random=d6764c61efb99302bd5b --as hex
+g make-ulid-flake-ts make ulid-flake ts=0 random=1048575
+g make-ulid-flake-int make ulid-flake int=14246757444195114 --as int
+g make-ulid-flake-epoch make ulid-flake ts=0 random=1 --epoch 2020-01-01T00:00:00Z --json
+g make-ulid-flake-scalable make ulid-flake-scalable ts=0 random=0 sid=1
+g make-scru160 make scru160 unix_ms=281474976710655 counter=65535 random16=65535 random80=1208925819614629174706175 reserved=true
+g make-nanoflake make nanoflake time=2024-01-01T00:00:01Z generator=1 sequence=0
+g make-nanoflake-as-int make nanoflake ts=1000 generator=1 --as int
+g make-uid11 make uid11 ts=0 random=0
+g make-uid11-int make uid11 int=18446744073709551615
+g make-uid11-seq make uid11-seq ts=86400000 sequence=5 random=7 --json
+g make-uuidv7 make uuidv7 hex=017f22e279b07cc398c4dc0c0c07398f
+g make-both-times make nanoflake ts=0 unix_ms=1704067200000
+g make-times-disagree make nanoflake ts=0 unix_ms=1704067200001
+g make-range-negative make ulid unix_ms=-1
+g make-range-big make ulid unix_ms=281474976710656
+g make-range-before-epoch make nanoflake time=2023-12-31T23:59:59.999Z
+g make-overflow-int make ulid-flake int=9223372036854775808
+g make-overflow-negative-int make ulid-flake int=-1
+g make-overflow-hex make ulid-flake hex=8000000000000000
+g make-wide-subfield make nanoflake ts=0 sequence=4096
+g make-unknown-field make ulid unix_ms=0 sequence=1
+g make-no-time make nanoflake generator=1
+g make-uuidv7-bad-version make uuidv7 hex=017f22e279b04cc398c4dc0c0c07398f
+g make-bad-number make ulid unix_ms=12x
+g make-bad-time make ulid time=yesterday
+g make-no-format make
+g make-no-fields make ulid
+g make-not-field make ulid 1469922850259
+g make-unknown-format make frob unix_ms=0
+g make-json-and-as make ulid unix_ms=0 --json --as hex
+g make-as-int-128 make ulid unix_ms=0 --as int
+g make-epoch-fixed make ulid unix_ms=0 --epoch 2020-01-01T00:00:00Z
+
+# range
+g range-ulid range ulid 2024-01-01T00:00:00Z
+g range-ulid-day range ulid 2024-01-01T00:00:00Z 2024-01-01T23:59:59.999Z
+g range-ulid-json range ulid 2024-01-01T00:00:00Z --json
+g range-nanoflake-int range nanoflake 2024-01-01T00:00:01Z --as int
+g range-nanoflake-hex range nanoflake 2024-01-01T00:00:01Z --as hex
+g range-nanoflake-epoch range nanoflake 2024-01-01T00:00:01Z --epoch 2023-01-01T00:00:00Z --as int
+g range-uuidv7 range uuidv7 1645557742000
+g range-scru160 range scru160 0 --json
+g range-uid11-seq range uid11-seq 1321009871111 1321009871112
+g range-prefix range uid11 --prefix 5
+g range-prefix-json range uid11 --prefix 5 --json
+g range-prefix-int range uid11 --prefix jpXCZedGfV --as int
+g range-prefix-empty range uid11 --prefix ''
+g range-prefix-full range uid11-seq --prefix 11111111112 --json
+g range-prefix-overflow range uid11 --prefix k
+g range-prefix-char range uid11 --prefix abc0
+g range-prefix-length range uid11 --prefix 111111111111
+g range-prefix-wrong-format range ulid --prefix 5
+g range-prefix-with-from range uid11 --prefix 5 2024-01-01T00:00:00Z
+g range-before-epoch range nanoflake 2023-01-01T00:00:00Z
+g range-to-out-of-span range ulid 0 281474976710656
+g range-to-before-from range ulid 2024-01-02T00:00:00Z 2024-01-01T00:00:00Z
+g range-bad-time range ulid yesterday
+g range-bad-to range ulid 0 tomorrow
+g range-missing-from range ulid
+g range-missing-format range
+g range-too-many range ulid 0 1 2
+g range-epoch-fixed range ulid 0 --epoch 0
+g range-as-int-128 range ulid 0 --as int
+
+# formats
+g formats formats
+g formats-json formats --json
+g formats-extra formats ulid
+g formats-bad-option formats --frob
+
+# ---------------------------------------------------------------------------
+# 2. generation
+# ---------------------------------------------------------------------------
+now_ms() { date +%s%3N; }
+
+# awk: pull "key":value (string or number) from JSON lines into columns
+json_cols() {   # json_cols KEY... < jsonl  -> tab-separated values
+    awk -v keys="$*" 'BEGIN { n = split(keys, k, " ") }
+    {
+        line = ""
+        for (i = 1; i <= n; i++) {
+            v = "?"
+            if (match($0, "\"" k[i] "\":(\"[^\"]*\"|[^,}]*)")) {
+                v = substr($0, RSTART + length(k[i]) + 3, RLENGTH - length(k[i]) - 3)
+                gsub(/"/, "", v)
+            }
+            line = line (i > 1 ? "\t" : "") v
+        }
+        print line
+    }'
+}
+
+for f in $FORMATS; do
+    # 10,000 IDs from the clock, inspected back
+    t0=$(now_ms)
+    "$TOID" new "$f" -n 10000 >"$WORK/ids" 2>"$WORK/err"
+    rc=$?
+    t1=$(now_ms)
+    "$TOID" inspect -f "$f" --json <"$WORK/ids" >"$WORK/json" 2>>"$WORK/err"
+    rc2=$?
+    if [ $rc -ne 0 ] || [ $rc2 -ne 0 ] || [ -s "$WORK/err" ]; then
+        fail "roundtrip $f: exit $rc/$rc2: $(head -3 "$WORK/err")"
+        continue
+    fi
+    json_cols format text unix_ms <"$WORK/json" >"$WORK/cols"
+    if paste "$WORK/ids" "$WORK/cols" | awk -F'\t' -v f="$f" -v t0="$t0" -v t1="$t1" '
+        $2 != f || $1 != $3 { print "line " NR ": " $0; bad = 1; exit }
+        $4 + 0 < t0 || $4 + 0 > t1 + 1 { print "line " NR ": time " $4 " outside [" t0 ", " t1 "]"; bad = 1; exit }
+        NR > 1 && $4 + 0 < last { print "line " NR ": time goes back"; bad = 1; exit }
+        { last = $4 + 0 }
+        END { if (!bad && NR != 10000) { print NR " lines"; bad = 1 } exit bad }' >"$WORK/why"; then
+        pass
+    else
+        fail "roundtrip $f: $(cat "$WORK/why")"
+    fi
+    # strictly increasing (uid11: random within a ms, so only unique)
+    if [ "$f" = uid11 ]; then
+        if [ "$(sort -u "$WORK/ids" | wc -l)" -eq 10000 ]; then pass; else fail "unique $f"; fi
+    else
+        if sort -c -u "$WORK/ids" 2>"$WORK/why"; then pass; else fail "increasing $f: $(cat "$WORK/why")"; fi
+    fi
+
+    # --at: every ID at or after the time, increasing, ms moved on when full
+    at=1717200000000
+    "$TOID" new "$f" --at "$at" -n 10000 --json >"$WORK/json" 2>"$WORK/err"
+    rc=$?
+    json_cols text unix_ms <"$WORK/json" >"$WORK/cols"
+    if [ $rc -eq 0 ] && [ ! -s "$WORK/err" ] && awk -F'\t' -v at="$at" -v f="$f" '
+        NR == 1 && $2 + 0 != at { exit 1 }
+        $2 + 0 < at || $2 + 0 > at + 1000 { exit 1 }
+        NR > 1 && ($1 <= prev || $2 + 0 < last) { exit 1 }
+        { prev = $1; last = $2 + 0 }
+        END {
+            if (NR != 10000) exit 1
+            # sequence formats hold 4096 a ms: 10000 IDs end 2 ms later
+            if ((f == "nanoflake" || f == "uid11-seq" || f == "uid11") && last != at + 2) exit 1
+            if ((f == "ulid" || f == "uuidv7") && last != at) exit 1
+        }' "$WORK/cols"; then
+        pass
+    else
+        fail "new $f --at: exit $rc $(head -2 "$WORK/err") $(head -2 "$WORK/cols")"
+    fi
+
+    # --json from new equals inspect --json of the same text
+    "$TOID" new "$f" -n 200 --json >"$WORK/json" 2>"$WORK/err"
+    json_cols text <"$WORK/json" >"$WORK/texts"
+    "$TOID" inspect -f "$f" --json <"$WORK/texts" >"$WORK/json2" 2>>"$WORK/err"
+    if [ ! -s "$WORK/err" ] && [ "$(wc -l <"$WORK/json")" -eq 200 ] && cmp -s "$WORK/json" "$WORK/json2"; then
+        pass
+    else
+        fail "new $f --json differs from inspect --json"
+    fi
+
+    # --as hex equals the hex field; --as int round trips through inspect --int
+    "$TOID" new "$f" --at "$at" -n 50 --as hex >"$WORK/hex" 2>"$WORK/err"
+    bytes=$("$TOID" formats --json | grep "\"name\":\"$f\"" | json_cols bin_size)
+    if [ ! -s "$WORK/err" ] && [ "$(wc -l <"$WORK/hex")" -eq 50 ] &&
+        awk -v w=$((2 * bytes)) 'length($0) != w || $0 !~ /^[0-9a-f]+$/ { exit 1 }' "$WORK/hex" &&
+        sort -c -u "$WORK/hex" 2>/dev/null; then
+        pass
+    else
+        fail "new $f --as hex"
+    fi
+    case $f in
+    ulid-flake | ulid-flake-scalable | nanoflake | uid11 | uid11-seq)
+        "$TOID" new "$f" -n 1000 --as int >"$WORK/ints" 2>"$WORK/err"
+        "$TOID" inspect -f "$f" --int --json <"$WORK/ints" >"$WORK/json" 2>>"$WORK/err"
+        json_cols int <"$WORK/json" >"$WORK/ints2"
+        if [ ! -s "$WORK/err" ] && [ "$(wc -l <"$WORK/ints")" -eq 1000 ] && cmp -s "$WORK/ints" "$WORK/ints2"; then
+            pass
+        else
+            fail "new $f --as int | inspect --int"
+        fi
+        ;;
+    esac
+done
+
+# --node and --epoch reach the generator
+"$TOID" new nanoflake -n 100 --node 77 --json | json_cols generator | sort -u >"$WORK/out"
+if [ "$(cat "$WORK/out")" = 77 ]; then pass; else fail "new nanoflake --node"; fi
+"$TOID" new ulid-flake-scalable -n 100 --node 31 --json | json_cols sid | sort -u >"$WORK/out"
+if [ "$(cat "$WORK/out")" = 31 ]; then pass; else fail "new ulid-flake-scalable --node"; fi
+t0=$(now_ms)
+"$TOID" new ulid-flake -n 10 --epoch 2025-01-01T00:00:00Z --json >"$WORK/json"
+"$TOID" inspect -f ulid-flake --epoch 2025-01-01T00:00:00Z --json <<<"$(json_cols text <"$WORK/json")" >"$WORK/json2"
+if cmp -s "$WORK/json" "$WORK/json2" &&
+    json_cols unix_ms <"$WORK/json" | awk -v t0="$t0" '$1 + 0 < t0 { exit 1 }'; then
+    pass
+else
+    fail "new ulid-flake --epoch"
+fi
+
+# a closed pipe ends toid quietly with status 0
+"$TOID" new -n 2000000 2>"$WORK/err" | head -n 1 >/dev/null
+rc=${PIPESTATUS[0]}
+if [ "$rc" -eq 0 ] && [ ! -s "$WORK/err" ]; then pass; else fail "new into a closed pipe: exit $rc $(cat "$WORK/err")"; fi
+"$TOID" new -n 20000 | "$TOID" inspect 2>"$WORK/err" | head -n 1 >/dev/null
+rc=${PIPESTATUS[1]}
+if [ "$rc" -eq 0 ] && [ ! -s "$WORK/err" ]; then pass; else fail "inspect into a closed pipe: exit $rc"; fi
+
+# a large count streams whole, and nothing goes to stderr when it is no terminal
+"$TOID" new uid11-seq -n 300000 2>"$WORK/err" | sort -c -u 2>"$WORK/why"
+if [ "${PIPESTATUS[0]}" -eq 0 ] && [ ! -s "$WORK/err" ] && [ ! -s "$WORK/why" ]; then pass; else fail "new uid11-seq -n 300000"; fi
+
+# the progress bar, when stderr is a terminal (needs script(1))
+if command -v script >/dev/null 2>&1; then
+    script -qec "'$TOID' new uid11 -n 8000000 >/dev/null" /dev/null >"$WORK/tty" 2>&1
+    if grep -q 'toid: \[' "$WORK/tty" && grep -q 'IDs' "$WORK/tty"; then pass; else fail "progress bar on a terminal"; fi
+    script -qec "'$TOID' new -n 1000 >/dev/null" /dev/null >"$WORK/tty" 2>&1
+    if ! grep -q 'toid: \[' "$WORK/tty"; then pass; else fail "progress bar on a short run"; fi
+fi
+
+# ---------------------------------------------------------------------------
+# 3. the conformance vectors, through argv
+# ---------------------------------------------------------------------------
+unescape() {   # \xHH and \\ -> bytes, into $REPLY (no NUL; keeps trailing LFs)
+    local s
+    s=$(printf '%b' "$1"; printf x)
+    REPLY=${s%x}
+}
+
+# compare_fields JSON EXPECTED INPUT: every key=value of EXPECTED is in JSON,
+# and text is the input when EXPECTED has no text=
+compare_fields() {
+    local json=$1 expected=$2 input=$3 kv k v got
+    local has_text=0
+    for kv in $expected; do
+        k=${kv%%=*}
+        v=${kv#*=}
+        [ "$k" = text ] && has_text=1
+        got=$(printf '%s\n' "$json" | json_cols "$k")
+        if [ "$got" != "$v" ]; then
+            WHY="$k: got '$got', want '$v'"
+            return 1
+        fi
+    done
+    if [ $has_text = 0 ]; then
+        got=$(printf '%s\n' "$json" | json_cols text)
+        if [ "$got" != "$input" ]; then
+            WHY="text: got '$got', want the input"
+            return 1
+        fi
+    fi
+    return 0
+}
+
+if [ ! -d "$VEC" ]; then
+    fail "vectors: no directory '$VEC'"
+    finish
+fi
+nvec=0
+for f in $FORMATS; do
+    file=$VEC/$f.tsv
+    if [ ! -f "$file" ]; then
+        fail "vectors: no file $file"
+        continue
+    fi
+    lineno=0
+    while IFS= read -r line || [ -n "$line" ]; do
+        lineno=$((lineno + 1))
+        case $line in '' | '#'*) continue ;; esac
+        # four TAB-separated columns; the text column may be empty
+        fmt=${line%%$'\t'*}
+        rest=${line#*$'\t'}
+        kind=${rest%%$'\t'*}
+        rest=${rest#*$'\t'}
+        input=${rest%%$'\t'*}
+        expected=${rest#*$'\t'}
+        where="$f.tsv:$lineno"
+        if [ "$fmt" != "$f" ]; then
+            fail "$where: format '$fmt' in $f.tsv"
+            continue
+        fi
+        if printf '%s' "$input" | grep -qi '\\x00'; then
+            continue   # a NUL cannot travel through argv
+        fi
+        nvec=$((nvec + 1))
+        case $kind in
+        decode)
+            unescape "$input"
+            text=$REPLY
+            "$TOID" inspect -f "$f" --json -- "$text" >"$WORK/out" 2>"$WORK/err"
+            rc=$?
+            case $expected in
+            ok\ *)
+                if [ $rc -ne 0 ] || [ -s "$WORK/err" ]; then
+                    fail "$where: decode '$input': exit $rc $(cat "$WORK/err")"
+                elif ! compare_fields "$(cat "$WORK/out")" "${expected#ok }" "$text"; then
+                    fail "$where: decode '$input': $WHY"
+                else
+                    pass
+                fi
+                ;;
+            err\ *)
+                class=${expected#err }
+                if [ $rc -eq 1 ] && [ ! -s "$WORK/out" ] && grep -q "($class)\$" "$WORK/err" &&
+                    [ "$(wc -l <"$WORK/err")" -eq 1 ]; then
+                    pass
+                else
+                    fail "$where: decode '$input': want err $class, got exit $rc: $(cat "$WORK/err" "$WORK/out")"
+                fi
+                ;;
+            *) fail "$where: bad expectation '$expected'" ;;
+            esac
+            ;;
+        encode)
+            # shellcheck disable=SC2086  # the fields are words
+            "$TOID" make "$f" $input >"$WORK/out" 2>"$WORK/err"
+            rc=$?
+            case $expected in
+            err\ *)
+                class=${expected#err }
+                if [ $rc -eq 1 ] && [ ! -s "$WORK/out" ] && grep -q "($class)\$" "$WORK/err"; then
+                    pass
+                else
+                    fail "$where: make $input: want err $class, got exit $rc: $(cat "$WORK/err" "$WORK/out")"
+                fi
+                ;;
+            *)
+                if [ $rc -eq 0 ] && [ ! -s "$WORK/err" ] && [ "$(cat "$WORK/out")" = "$expected" ]; then
+                    pass
+                else
+                    fail "$where: make $input: want $expected, got exit $rc: $(cat "$WORK/out" "$WORK/err")"
+                fi
+                ;;
+            esac
+            ;;
+        range)
+            unescape "$input"
+            text=$REPLY
+            "$TOID" range "$f" --prefix "$text" --json >"$WORK/out" 2>"$WORK/err"
+            rc=$?
+            case $expected in
+            err\ *)
+                class=${expected#err }
+                if [ $rc -eq 1 ] && [ ! -s "$WORK/out" ] && grep -q "($class)\$" "$WORK/err"; then
+                    pass
+                else
+                    fail "$where: range '$input': want err $class, got exit $rc: $(cat "$WORK/err")"
+                fi
+                ;;
+            *)
+                # {"lo":{...,"int":"N",...},"hi":{...}}: the first int is lo's
+                got=$(awk '{
+                    n = split($0, part, "\"hi\":")
+                    match(part[1], /"int":"[0-9]+"/); lo = substr(part[1], RSTART + 7, RLENGTH - 8)
+                    match(part[2], /"int":"[0-9]+"/); hi = substr(part[2], RSTART + 7, RLENGTH - 8)
+                    print "lo=" lo " hi=" hi }' "$WORK/out")
+                if [ $rc -eq 0 ] && [ "$got" = "$expected" ]; then
+                    pass
+                else
+                    fail "$where: range '$input': want $expected, got '$got' (exit $rc)"
+                fi
+                ;;
+            esac
+            ;;
+        *) fail "$where: unknown kind '$kind'" ;;
+        esac
+    done <"$file"
+done
+if [ "$nvec" -lt 100 ]; then
+    fail "vectors: only $nvec cases read from $VEC"
+fi
+
+# the decode lines once more, all through stdin in one run per format
+for f in $FORMATS; do
+    [ -f "$VEC/$f.tsv" ] || continue
+    awk -F'\t' -v f="$f" '$1 == f && $2 == "decode" && $4 ~ /^ok / && $3 !~ /\\/ { print $3 }' \
+        "$VEC/$f.tsv" >"$WORK/in"
+    n=$(wc -l <"$WORK/in")
+    "$TOID" inspect -f "$f" --json <"$WORK/in" >"$WORK/out" 2>"$WORK/err"
+    rc=$?
+    if [ $rc -eq 0 ] && [ ! -s "$WORK/err" ] && [ "$n" -gt 0 ] && [ "$(wc -l <"$WORK/out")" -eq "$n" ]; then
+        pass
+    else
+        fail "vectors via stdin ($f): exit $rc, $n in, $(wc -l <"$WORK/out") out"
+    fi
+done
+
+finish
