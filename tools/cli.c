@@ -68,6 +68,28 @@ void out_write(const void *p, size_t n) {
     }
 }
 
+void out_write_large(const void *p, size_t n) {
+    if (n < OUT_RESERVE_MAX) {
+        out_write(p, n);
+        return;
+    }
+    out_flush();
+    const char *s = p;
+    while (n) {
+        ssize_t w = write(STDOUT_FILENO, s, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EPIPE)
+                _exit(cli_status);
+            fprintf(stderr, "toid: write error: %s\n", strerror(errno));
+            _exit(CLI_EXIT_FAIL);
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+}
+
 void out_str(const char *s) { out_write(s, strlen(s)); }
 
 void out_char(char c) { out_write(&c, 1); }
@@ -360,11 +382,21 @@ size_t cli_i64_dec(int64_t v, char *out) {
     return cli_u64_dec((uint64_t)v, out);
 }
 
+static const char hex_pairs[513] =
+    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
 size_t cli_hex(const uint8_t *b, size_t n, char *out) {
-    static const char hexd[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
-        out[2 * i] = hexd[b[i] >> 4];
-        out[2 * i + 1] = hexd[b[i] & 15];
+        uint16_t w;
+        memcpy(&w, hex_pairs + 2 * b[i], 2);   /* one 16-bit load and store */
+        memcpy(out + 2 * i, &w, 2);
     }
     return 2 * n;
 }

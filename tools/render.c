@@ -20,6 +20,8 @@ typedef struct schema {
     toid_field_kind kind[TOID_FIELDS_MAX];
     const char *name[TOID_FIELDS_MAX];
     size_t name_len[TOID_FIELDS_MAX];
+    char label[TOID_FIELDS_MAX][32];            /* "name:" and spaces, for human */
+    size_t label_len[TOID_FIELDS_MAX];
     const char *format_name;
     size_t format_name_len;
 } schema;
@@ -27,11 +29,16 @@ typedef struct schema {
 static schema schemas[TOID_FORMAT_COUNT];
 static int check_mode = -1;                     /* TOID_CLI_CHECK */
 
-/* ---- the time text, cached ------------------------------------------------- */
+/* ---- the time and unix_ms texts, cached per thread ---------------------------- */
 
-static int64_t cache_ms = -1, cache_day = -1;
-static char cache_text[48];
-static size_t cache_len;
+typedef struct time_cache {
+    int64_t ms, day;
+    size_t time_len, ms_len;
+    char time[48];
+    char ms_text[24];
+} time_cache;
+
+static _Thread_local time_cache tc = {-1, -1, 0, 0, {0}, {0}};
 
 static size_t put2(char *p, unsigned v) {
     p[0] = (char)('0' + v / 10);
@@ -39,31 +46,42 @@ static size_t put2(char *p, unsigned v) {
     return 2;
 }
 
-static size_t time_text(int64_t ms, char *out) {
-    if (ms != cache_ms) {
-        int64_t day = ms >= 0 ? ms / 86400000 : -1;
-        if (day >= 0 && day == cache_day && cache_len >= 13) {
-            /* same day: rewrite "HH:MM:SS.mmmZ" after the cached date */
-            unsigned rem = (unsigned)(ms % 86400000);
-            char *p = cache_text + cache_len - 13;
-            p += put2(p, rem / 3600000);
-            *p++ = ':';
-            p += put2(p, rem / 60000 % 60);
-            *p++ = ':';
-            p += put2(p, rem / 1000 % 60);
-            *p++ = '.';
-            unsigned m = rem % 1000;
-            *p++ = (char)('0' + m / 100);
-            p += put2(p, m % 100);
-        } else {
-            int n = toid_format_time(ms, cache_text, sizeof cache_text);
-            cache_len = n > 0 ? (size_t)n : 0;
-            cache_day = n > 0 ? day : -1;
-        }
-        cache_ms = ms;
+static void time_fill(int64_t ms) {
+    int64_t day = ms >= 0 ? ms / 86400000 : -1;
+    if (day >= 0 && day == tc.day && tc.time_len >= 13) {
+        /* same day: rewrite "HH:MM:SS.mmmZ" after the cached date */
+        unsigned rem = (unsigned)(ms % 86400000);
+        char *p = tc.time + tc.time_len - 13;
+        p += put2(p, rem / 3600000);
+        *p++ = ':';
+        p += put2(p, rem / 60000 % 60);
+        *p++ = ':';
+        p += put2(p, rem / 1000 % 60);
+        *p++ = '.';
+        unsigned m = rem % 1000;
+        *p++ = (char)('0' + m / 100);
+        put2(p, m % 100);
+    } else {
+        int n = toid_format_time(ms, tc.time, sizeof tc.time);
+        tc.time_len = n > 0 ? (size_t)n : 0;
+        tc.day = n > 0 ? day : -1;
     }
-    memcpy(out, cache_text, cache_len);
-    return cache_len;
+    tc.ms_len = cli_i64_dec(ms, tc.ms_text);
+    tc.ms = ms;
+}
+
+static size_t time_text(int64_t ms, char *out) {
+    if (ms != tc.ms)
+        time_fill(ms);
+    memcpy(out, tc.time, tc.time_len);
+    return tc.time_len;
+}
+
+static size_t unix_ms_text(int64_t ms, char *out) {
+    if (ms != tc.ms)
+        time_fill(ms);
+    memcpy(out, tc.ms_text, tc.ms_len);
+    return tc.ms_len;
 }
 
 /* ---- an 80-bit big-endian value in decimal ----------------------------------- */
@@ -112,7 +130,7 @@ static size_t value_of(const schema *s, int i, toid_format f, const uint8_t *bin
         return n > 0 ? (size_t)n : 0;
     }
     case TOID_FIELD_UNIX_MS:
-        return cli_i64_dec(v->unix_ms, out);
+        return unix_ms_text(v->unix_ms, out);
     case TOID_FIELD_TIME:
         return time_text(v->unix_ms, out);
     case TOID_FIELD_HEX:
@@ -180,7 +198,8 @@ static size_t human_fast(const schema *s, toid_format f, const uint8_t *bin, con
                          char *out) {
     char *p = out;
     for (int i = 0; i < s->n; i++) {
-        p = human_name(p, s->name[i], s->name_len[i]);
+        memcpy(p, s->label[i], s->label_len[i]);
+        p += s->label_len[i];
         p += value_of(s, i, f, bin, v, p);
         *p++ = '\n';
     }
@@ -248,6 +267,9 @@ static const schema *schema_of(toid_format f) {
         s->kind[i] = fl[i].kind;
         s->name[i] = fl[i].name;
         s->name_len[i] = strlen(fl[i].name);
+        if (s->name_len[i] > 16)
+            return s;
+        s->label_len[i] = (size_t)(human_name(s->label[i], s->name[i], s->name_len[i]) - s->label[i]);
     }
     /* the fast path must agree with the library on both samples */
     s->slow = 0;
@@ -267,10 +289,15 @@ static const schema *schema_of(toid_format f) {
             break;
         }
     }
-    cache_ms = cache_day = -1;
+    tc.ms = tc.day = -1;
     return s;
 }
 
+
+void render_prepare(void) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        schema_of((toid_format)f);
+}
 
 size_t render_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out) {
     const schema *s = schema_of(f);

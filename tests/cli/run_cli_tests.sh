@@ -432,6 +432,37 @@ else
     fail "new ulid-flake --epoch"
 fi
 
+# a large file (mapped, two threads) gives exactly what the same bytes give
+# through a pipe (one thread, streamed), errors at their places included
+{
+    echo bad-first
+    "$TOID" new -n 60000
+    echo
+    echo 01ARZ3NDEKTSV4RRFFQ69G5FAU
+    "$TOID" new nanoflake -n 40000
+    printf 'x\r\n'
+    "$TOID" new uuidv7 -n 30000
+    printf '01ARZ3NDEKTSV4RRFFQ69G5FAV'
+} >"$WORK/mix"
+for mode in "" --json --all "-f ulid"; do
+    # shellcheck disable=SC2086  # mode is words
+    "$TOID" inspect $mode <"$WORK/mix" >"$WORK/a" 2>&1
+    rca=$?
+    # shellcheck disable=SC2086
+    cat "$WORK/mix" | "$TOID" inspect $mode >"$WORK/b" 2>&1
+    rcb=${PIPESTATUS[1]}
+    if [ "$(wc -c <"$WORK/mix")" -gt 3000000 ] && [ $rca -eq 1 ] && [ $rcb -eq 1 ] &&
+        cmp -s "$WORK/a" "$WORK/b" && [ "$(grep -c '^toid: ' "$WORK/a")" -ge 3 ]; then
+        pass
+    else
+        fail "inspect $mode: a file and a pipe differ (exit $rca/$rcb)"
+    fi
+done
+# the same file starting at an offset (the mapped path starts where stdin is)
+{ dd bs=27 count=1 status=none >/dev/null; "$TOID" inspect --json >"$WORK/a" 2>&1; } <"$WORK/mix"
+tail -c +28 "$WORK/mix" | "$TOID" inspect --json >"$WORK/b" 2>&1
+if cmp -s "$WORK/a" "$WORK/b"; then pass; else fail "inspect from an offset into a file"; fi
+
 # a closed pipe ends toid quietly with status 0
 "$TOID" new -n 2000000 2>"$WORK/err" | head -n 1 >/dev/null
 rc=${PIPESTATUS[0]}
