@@ -42,7 +42,7 @@ static rng *state(void) {
     _Static_assert(sizeof(rng) <= 4096, "rng fits a page");
     void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 #ifdef MADV_WIPEONFORK
-    if (p != MAP_FAILED && madvise(p, 4096, MADV_WIPEONFORK) != 0) {
+    if (p != MAP_FAILED && !toid__fork_detection_off() && madvise(p, 4096, MADV_WIPEONFORK) != 0) {
         munmap(p, 4096);
         p = MAP_FAILED;
     }
@@ -103,7 +103,7 @@ static void refill(rng *r) {
 int toid_random_bytes(void *out, size_t n) {
     rng *r = state();
     uint8_t *o = out;
-    if (__builtin_expect(r == &tls_fallback, 0)) {    /* no wipe-on-fork page */
+    if (__builtin_expect(r == &tls_fallback, 0) && !toid__fork_detection_off()) {  /* no wipe-on-fork page */
         uint64_t g = toid__fork_generation();
         if (g != r->fork_generation) {
             r->seeded = 0;

@@ -53,3 +53,4 @@ uint64_t toid__fork_generation(void) {
 }
 
 void toid__test_disable_fork_detection(int off) { detection_off = off; }
+int toid__fork_detection_off(void) { return detection_off; }

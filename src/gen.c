@@ -6,8 +6,10 @@
 #include "gen.h"
 #include "os.h"
 
+#include <linux/futex.h>
 #include <pthread.h>
-#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -143,20 +145,46 @@ int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy
 
 /* ---- the wrapper: clock, entropy, lock, fork, waits ---- */
 
+/* The lock: one int in the generator (plain data, so the generator can
+ * live in shared memory). 0 free, 1 held, 2 held with sleepers. A short spin,
+ * then sleep in the kernel (futex) so a preempted holder is not starved by
+ * spinning waiters; unlock wakes one sleeper only when there is one. The
+ * futex is not private, so a generator in shared memory works across
+ * processes too. */
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static long futex(int *addr, int op, int val) {
+    return syscall(SYS_futex, addr, op, val, NULL, NULL, 0);
+}
+
 static void lock(toid_gen *g) {
     if (g->cfg.flags & TOID_GEN_UNLOCKED)
         return;
-    for (unsigned spins = 0; __atomic_exchange_n(&g->lock, 1, __ATOMIC_ACQUIRE); spins++) {
-        while (__atomic_load_n(&g->lock, __ATOMIC_RELAXED)) {
-            if (++spins > 64)
-                sched_yield();          /* the holder may be descheduled */
-        }
+    int c = 0;
+    if (__atomic_compare_exchange_n(&g->lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return;
+    for (int spins = 0; spins < 100; spins++) {
+        c = 0;
+        if (__atomic_load_n(&g->lock, __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(&g->lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return;
+        cpu_relax();
     }
+    while (__atomic_exchange_n(&g->lock, 2, __ATOMIC_ACQUIRE) != 0)
+        futex(&g->lock, FUTEX_WAIT, 2);
 }
 
 static void unlock(toid_gen *g) {
-    if (!(g->cfg.flags & TOID_GEN_UNLOCKED))
-        __atomic_store_n(&g->lock, 0, __ATOMIC_RELEASE);
+    if (g->cfg.flags & TOID_GEN_UNLOCKED)
+        return;
+    if (__atomic_exchange_n(&g->lock, 0, __ATOMIC_RELEASE) == 2)
+        futex(&g->lock, FUTEX_WAKE, 1);
 }
 
 /* Random bytes drawn before the lock, handed out inside it. A core that

@@ -23,5 +23,8 @@ int64_t toid__clock_us(void) TOID__HIDDEN;
 typedef ssize_t (*toid__getrandom_fn)(void *buf, size_t n, unsigned flags);
 void toid__test_set_getrandom(toid__getrandom_fn fn) TOID__HIDDEN;   /* NULL: the real one */
 void toid__test_reseed_now(void) TOID__HIDDEN;                      /* this thread reseeds on next use */
-void toid__test_disable_fork_detection(int off) TOID__HIDDEN;       /* the negative control */
+/* The negative control: no fork detection at all — the generation never
+ * changes and CSPRNG states made from then on are not wiped on fork. */
+void toid__test_disable_fork_detection(int off) TOID__HIDDEN;
+int toid__fork_detection_off(void) TOID__HIDDEN;
 #endif

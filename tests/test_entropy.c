@@ -1,0 +1,133 @@
+/* test_entropy.c — the CSPRNG: the ChaCha20 block function against RFC 8439
+ * (§2.3.2 and A.1 #1), output that is not stuck, and injected getrandom
+ * faults: EINTR and short reads are retried; a hard failure is the entropy
+ * error and never an ID. Internal hooks are reached through the static
+ * library. */
+#include "check.h"
+#include "toid.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/types.h>
+
+void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t out[64]);
+typedef ssize_t (*getrandom_fn)(void *buf, size_t n, unsigned flags);
+void toid__test_set_getrandom(getrandom_fn fn);
+void toid__test_reseed_now(void);
+
+static void hex(const uint8_t *b, size_t n, char *out) {
+    for (size_t i = 0; i < n; i++)
+        snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static void test_rfc8439(void) {
+    uint32_t key[8], nonce[3] = {0x09000000, 0x4a000000, 0};
+    for (int i = 0; i < 8; i++)      /* key bytes 00 01 02 ... 1f, little-endian words */
+        key[i] = (uint32_t)(4 * i) | (uint32_t)(4 * i + 1) << 8 | (uint32_t)(4 * i + 2) << 16 |
+                 (uint32_t)(4 * i + 3) << 24;
+    uint8_t out[64];
+    char h[129];
+    toid__chacha20_block(key, 1, nonce, out);
+    hex(out, 64, h);
+    CHECK_EQ_STR(h, "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+                    "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e");
+    uint32_t zero[8] = {0}, zn[3] = {0};
+    toid__chacha20_block(zero, 0, zn, out);
+    hex(out, 64, h);
+    CHECK_EQ_STR(h, "76b8e0ada0f13d90405d6ae55386bd28bdd219b8a08ded1aa836efcc8b770dc7"
+                    "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586");
+}
+
+static void test_output(void) {
+    /* 1 MiB + a bit crosses a reseed; bytes look uniform (each byte value
+     * within a wide band) and two draws differ */
+    static uint8_t buf[(1 << 20) + 4096];
+    CHECK_EQ_INT(toid_random_bytes(buf, sizeof buf), 0);
+    static long counts[256];
+    for (size_t i = 0; i < sizeof buf; i++)
+        counts[buf[i]]++;
+    long expect = (long)(sizeof buf / 256), worst = 0;
+    for (int v = 0; v < 256; v++) {
+        long d = labs(counts[v] - expect);
+        if (d > worst)
+            worst = d;
+    }
+    CHECK_MSG(worst < expect / 10, "byte counts within 10%% of %ld (worst %ld)", expect, worst);
+    uint8_t a[32], b[32];
+    toid_random_bytes(a, 32);
+    toid_random_bytes(b, 32);
+    CHECK(memcmp(a, b, 32) != 0);
+    CHECK_EQ_INT(toid_random_bytes(a, 0), 0);
+}
+
+/* ---- getrandom faults ---- */
+static int calls, mode;
+static size_t requested;
+
+static ssize_t fake_getrandom(void *buf, size_t n, unsigned flags) {
+    (void)flags;
+    calls++;
+    if (mode == 1 && calls == 1) {          /* EINTR once */
+        errno = EINTR;
+        return -1;
+    }
+    if (mode == 3) {                        /* hard failure */
+        errno = EIO;
+        return -1;
+    }
+    size_t k = mode == 2 && n > 5 ? 5 : n;  /* short reads of 5 bytes */
+    memset(buf, 0x5A ^ calls, k);
+    requested += k;
+    return (ssize_t)k;
+}
+
+static void test_faults(void) {
+    uint8_t buf[64], id[TOID_BIN_MAX];
+    toid__test_set_getrandom(fake_getrandom);
+
+    mode = 1, calls = 0, requested = 0;
+    toid__test_reseed_now();
+    CHECK_EQ_INT(toid_random_bytes(buf, 16), 0);
+    CHECK_EQ_INT(calls, 2);                 /* retried after EINTR */
+    CHECK_EQ_INT(requested, 44);            /* key and nonce */
+
+    mode = 2, calls = 0, requested = 0;
+    toid__test_reseed_now();
+    CHECK_EQ_INT(toid_random_bytes(buf, 16), 0);
+    CHECK_EQ_INT(requested, 44);            /* all of it, in short reads */
+    CHECK_EQ_INT(calls, 9);
+
+    mode = 3, calls = 0;
+    toid__test_reseed_now();
+    CHECK_EQ_INT(toid_random_bytes(buf, 16), TOID_EENTROPY);
+    CHECK_EQ_INT(toid_random_bytes(buf, 16), TOID_EENTROPY);   /* still no weaker fallback */
+    /* generators return the error and no ID, for every random-bearing format */
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        memset(id, 0xEE, sizeof id);
+        int rc = toid_new((toid_format)f, id);
+        if (f == TOID_NANOFLAKE) {
+            CHECK_EQ_INT(rc, 0);     /* no randomness in nanoflake */
+            continue;
+        }
+        CHECK_MSG(rc == TOID_EENTROPY, "%s: %s", toid_format_get((toid_format)f)->name, toid_err_name(rc));
+        CHECK(id[0] == 0xEE && id[7] == 0xEE);
+        char t[TOID_TEXT_MAX];
+        CHECK_EQ_INT(toid_new_text((toid_format)f, t, sizeof t), TOID_EENTROPY);
+        size_t made = 99;
+        uint8_t many[4 * TOID_BIN_MAX];
+        CHECK_EQ_INT(toid_new_batch((toid_format)f, many, 4, &made), TOID_EENTROPY);
+        CHECK_EQ_INT(made, 0);
+    }
+    /* recovered */
+    toid__test_set_getrandom(NULL);
+    CHECK_EQ_INT(toid_random_bytes(buf, 16), 0);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        CHECK_EQ_INT(toid_new((toid_format)f, id), 0);
+}
+
+int main(void) {
+    test_rfc8439();
+    test_output();
+    test_faults();
+    return check_report();
+}
