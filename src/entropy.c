@@ -1,5 +1,5 @@
 /* entropy.c — the CSPRNG: per thread, the ChaCha20 keystream keyed from
- * getrandom(2). Each refill makes 8 blocks, takes the first 32 bytes as the
+ * getrandom(2). Each refill makes 8 blocks at once, takes the first 32 bytes as the
  * next key (fast key erasure: a captured state does not reveal past output)
  * and hands out the rest; every MiB the key is replaced from getrandom. The
  * state lives in a MADV_WIPEONFORK page, so a child process finds it zeroed
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 
-#define BLOCKS 8
+#define BLOCKS TOID__CHACHA_LANES
 #define RESEED_BYTES (1u << 20)
 
 typedef struct rng {
@@ -92,8 +92,8 @@ static int reseed(rng *r) {
 }
 
 static void refill(rng *r) {
-    for (int b = 0; b < BLOCKS; b++)
-        toid__chacha20_block(r->key, r->counter++, r->nonce, r->buf + 64 * b);
+    toid__chacha20_blocks(r->key, r->counter, r->nonce, r->buf);
+    r->counter += BLOCKS;
     memcpy(r->key, r->buf, 32);       /* fast key erasure */
     memset(r->buf, 0, 32);
     r->pos = 32;

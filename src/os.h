@@ -11,6 +11,12 @@
 void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                           uint8_t out[64]) TOID__HIDDEN;
 
+/* TOID__CHACHA_LANES consecutive blocks (counter, counter + 1, ...), the
+ * same bytes as that many calls of toid__chacha20_block, computed together. */
+#define TOID__CHACHA_LANES 4
+void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
+                           uint8_t *out) TOID__HIDDEN;
+
 /* The fork generation: changes in a child process (fork, vfork+exec aside,
  * or a raw clone without CLONE_VM). A check costs one load when the
  * MADV_WIPEONFORK page is available. */
