@@ -44,7 +44,31 @@ void toid__base36_encode13(uint64_t v, char *out) {
     put_pairs32(d, out + 9, 2);            /* 9..12 */
 }
 
+/* 4 digits as a sum of independent products. */
+static inline uint64_t get4(const char *s, unsigned *bad) {
+    unsigned d0 = toid__base36_dec[(unsigned char)s[0]], d1 = toid__base36_dec[(unsigned char)s[1]];
+    unsigned d2 = toid__base36_dec[(unsigned char)s[2]], d3 = toid__base36_dec[(unsigned char)s[3]];
+    *bad |= d0 | d1 | d2 | d3;
+    return (d0 & 63u) * 46656u + (d1 & 63u) * 1296u + (d2 & 63u) * 36u + (d3 & 63u);
+}
+
 int toid__base36_decode(const char *s, size_t len, uint64_t *v, size_t *err_pos) {
+    if (len == 13) {        /* the canonical length: d0 | 3 x 4 digits, side by side */
+        unsigned bad = 0, d0 = toid__base36_dec[(unsigned char)s[0]];
+        bad |= d0;
+        uint64_t a = get4(s + 1, &bad), b = get4(s + 5, &bad), c = get4(s + 9, &bad);
+        if (bad & 0x80u) {
+            if (err_pos)
+                *err_pos = toid__first_bad(s, len, toid__base36_dec);
+            return TOID_ECHAR;
+        }
+        const uint64_t p4 = 1679616u, p8 = p4 * p4, p12 = p8 * p4;   /* 36^12 < 2^63 */
+        uint64_t rest = a * p8 + b * p4 + c;
+        if (d0 > 1 || (d0 == 1 && rest > (UINT64_MAX >> 1) - p12))
+            return TOID_EOVERFLOW;
+        *v = d0 * p12 + rest;
+        return 0;
+    }
     uint64_t acc = 0;
     unsigned bad = 0;
     /* All but the last digit fit: 36^12 < 2^63. */

@@ -16,11 +16,28 @@ static const char enc[58] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrs
 #define P5 656356768u                   /* 58^5 < 2^32 */
 #define P10 ((uint64_t)P5 * P5)         /* 58^10 */
 
+/* The 3364 two-digit groups, so encoding divides half as often. */
+#define DIGIT(v) ((v) < 9 ? '1' + (v) : (v) < 17 ? 'A' + (v) - 9 : (v) < 22 ? 'J' + (v) - 17 \
+    : (v) < 33 ? 'P' + (v) - 22 : (v) < 44 ? 'a' + (v) - 33 : 'm' + (v) - 44)
+#define PAIR(i) DIGIT((i) / 58), DIGIT((i) % 58)
+#define T4(b) PAIR(b), PAIR((b) + 1), PAIR((b) + 2), PAIR((b) + 3)
+#define T116(b) T4(b), T4((b) + 4), T4((b) + 8), T4((b) + 12), T4((b) + 16), T4((b) + 20), T4((b) + 24), \
+    T4((b) + 28), T4((b) + 32), T4((b) + 36), T4((b) + 40), T4((b) + 44), T4((b) + 48), T4((b) + 52), \
+    T4((b) + 56), T4((b) + 60), T4((b) + 64), T4((b) + 68), T4((b) + 72), T4((b) + 76), T4((b) + 80), \
+    T4((b) + 84), T4((b) + 88), T4((b) + 92), T4((b) + 96), T4((b) + 100), T4((b) + 104), T4((b) + 108), \
+    T4((b) + 112)
+static const char pairs[3364 * 2] = {
+    T116(0), T116(116), T116(232), T116(348), T116(464), T116(580), T116(696), T116(812), T116(928),
+    T116(1044), T116(1160), T116(1276), T116(1392), T116(1508), T116(1624), T116(1740), T116(1856),
+    T116(1972), T116(2088), T116(2204), T116(2320), T116(2436), T116(2552), T116(2668), T116(2784),
+    T116(2900), T116(3016), T116(3132), T116(3248)};
+
+/* 5 digits of v < 58^5: 1 + 2 + 2 */
 static inline void put5(uint32_t v, char *out) {
-    for (int i = 4; i >= 0; i--) {
-        out[i] = enc[v % 58u];
-        v /= 58u;
-    }
+    uint32_t a = v / 3364u, b = v % 3364u;        /* a < 58^3 */
+    memcpy(out + 3, pairs + 2 * b, 2);
+    memcpy(out + 1, pairs + 2 * (a % 3364u), 2);
+    out[0] = enc[a / 3364u];
 }
 
 void toid__base58_encode11(uint64_t v, char *out) {
@@ -31,14 +48,13 @@ void toid__base58_encode11(uint64_t v, char *out) {
     put5((uint32_t)(r % P5), out + 6);
 }
 
+/* 5 digits as a sum of independent products (no multiply chain). */
 static inline uint32_t get5(const char *s, unsigned *bad) {
-    uint32_t v = 0;
-    for (int i = 0; i < 5; i++) {
-        unsigned d = toid__base58_dec[(unsigned char)s[i]];
-        *bad |= d;
-        v = v * 58u + (d & 63u);
-    }
-    return v;
+    unsigned d0 = toid__base58_dec[(unsigned char)s[0]], d1 = toid__base58_dec[(unsigned char)s[1]];
+    unsigned d2 = toid__base58_dec[(unsigned char)s[2]], d3 = toid__base58_dec[(unsigned char)s[3]];
+    unsigned d4 = toid__base58_dec[(unsigned char)s[4]];
+    *bad |= d0 | d1 | d2 | d3 | d4;
+    return (d0 & 63u) * 11316496u + (d1 & 63u) * 195112u + (d2 & 63u) * 3364u + (d3 & 63u) * 58u + (d4 & 63u);
 }
 
 int toid__base58_decode11(const char *s, uint64_t *v, size_t *err_pos) {
