@@ -1,8 +1,8 @@
 /* chacha20.c — the ChaCha20 block function (RFC 8439 §2.3), the keystream
- * under toid's CSPRNG: one block (checked against the RFC's vectors), and 8
- * consecutive blocks at once with the blocks as lanes of plain C arrays,
- * which compilers turn into SIMD without intrinsics (checked against the
- * one-block function). */
+ * under toid's CSPRNG: one block (checked against the RFC's vectors), and 4
+ * consecutive blocks at once: with SSE2 where the CPU has it (every x86-64),
+ * otherwise portable C with the blocks as lanes of arrays. Both are checked
+ * against the one-block function. */
 #include "os.h"
 
 #define ROTL(v, n) (((v) << (n)) | ((v) >> (32 - (n))))
@@ -47,8 +47,8 @@ void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_
         x[c][l] += x[d][l]; x[b][l] ^= x[c][l]; x[b][l] = ROTL(x[b][l], 7);  \
     }
 
-void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
-                           uint8_t *out) {
+static void blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
+                            uint8_t *out) {
     const uint32_t words[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
                                 key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
                                 0, nonce[0], nonce[1], nonce[2]};
@@ -72,4 +72,64 @@ void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32
             o[2] = (uint8_t)(v >> 16);
             o[3] = (uint8_t)(v >> 24);
         }
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* SSE2: the same 4 blocks with one register per state word (the 4 blocks in
+ * its 4 lanes), then a 4x4 transpose per group of words on the way out. */
+#define ROTV(v, n) _mm_or_si128(_mm_slli_epi32(v, n), _mm_srli_epi32(v, 32 - (n)))
+#define SQR(a, b, c, d)                                                        \
+    a = _mm_add_epi32(a, b); d = _mm_xor_si128(d, a); d = ROTV(d, 16);         \
+    c = _mm_add_epi32(c, d); b = _mm_xor_si128(b, c); b = ROTV(b, 12);         \
+    a = _mm_add_epi32(a, b); d = _mm_xor_si128(d, a); d = ROTV(d, 8);          \
+    c = _mm_add_epi32(c, d); b = _mm_xor_si128(b, c); b = ROTV(b, 7)
+
+static void blocks_sse2(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out) {
+    const uint32_t words[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
+                                key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
+                                0, nonce[0], nonce[1], nonce[2]};
+    __m128i in[16], x[16];
+    for (int i = 0; i < 16; i++)
+        in[i] = _mm_set1_epi32((int)words[i]);
+    in[12] = _mm_add_epi32(_mm_set1_epi32((int)counter), _mm_set_epi32(3, 2, 1, 0));
+    for (int i = 0; i < 16; i++)
+        x[i] = in[i];
+    for (int r = 0; r < 10; r++) {
+        SQR(x[0], x[4], x[8], x[12]);
+        SQR(x[1], x[5], x[9], x[13]);
+        SQR(x[2], x[6], x[10], x[14]);
+        SQR(x[3], x[7], x[11], x[15]);
+        SQR(x[0], x[5], x[10], x[15]);
+        SQR(x[1], x[6], x[11], x[12]);
+        SQR(x[2], x[7], x[8], x[13]);
+        SQR(x[3], x[4], x[9], x[14]);
+    }
+    for (int i = 0; i < 16; i++)
+        x[i] = _mm_add_epi32(x[i], in[i]);
+    /* words w..w+3 of the 4 blocks -> 16 bytes of each block */
+    for (int w = 0; w < 16; w += 4) {
+        __m128i t0 = _mm_unpacklo_epi32(x[w], x[w + 1]), t1 = _mm_unpacklo_epi32(x[w + 2], x[w + 3]);
+        __m128i t2 = _mm_unpackhi_epi32(x[w], x[w + 1]), t3 = _mm_unpackhi_epi32(x[w + 2], x[w + 3]);
+        _mm_storeu_si128((__m128i *)(void *)(out + 0 * 64 + 4 * w), _mm_unpacklo_epi64(t0, t1));
+        _mm_storeu_si128((__m128i *)(void *)(out + 1 * 64 + 4 * w), _mm_unpackhi_epi64(t0, t1));
+        _mm_storeu_si128((__m128i *)(void *)(out + 2 * 64 + 4 * w), _mm_unpacklo_epi64(t2, t3));
+        _mm_storeu_si128((__m128i *)(void *)(out + 3 * 64 + 4 * w), _mm_unpackhi_epi64(t2, t3));
+    }
+}
+#endif
+
+void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out) {
+#if defined(__SSE2__) && TOID__CHACHA_LANES == 4
+    blocks_sse2(key, counter, nonce, out);
+#else
+    blocks_portable(key, counter, nonce, out);
+#endif
+}
+
+/* For the tests: the portable version of the same function. */
+void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
+                                    uint8_t *out) {
+    blocks_portable(key, counter, nonce, out);
 }

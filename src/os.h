@@ -16,6 +16,8 @@ void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_
 #define TOID__CHACHA_LANES 4
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                            uint8_t *out) TOID__HIDDEN;
+void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
+                                    uint8_t *out) TOID__HIDDEN;
 
 /* The fork generation: changes in a child process (fork, vfork+exec aside,
  * or a raw clone without CLONE_VM). A check costs one load when the

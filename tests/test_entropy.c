@@ -12,6 +12,7 @@
 
 void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t out[64]);
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
+void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
 #define LANES 4
 typedef ssize_t (*getrandom_fn)(void *buf, size_t n, unsigned flags);
 void toid__test_set_getrandom(getrandom_fn fn);
@@ -40,18 +41,21 @@ static void test_rfc8439(void) {
                     "da41597c5157488d7724e03fb8d84a376a43b8f41518a11cc387b669b2ee6586");
 }
 
-/* the 8-block function gives the same bytes as 8 single blocks */
+/* the multi-block functions (SIMD and portable) give the same bytes as
+ * single blocks */
 static void test_lanes(void) {
     uint32_t key[8], nonce[3] = {0xdeadbeef, 0x01234567, 0x89abcdef};
     for (int i = 0; i < 8; i++)
         key[i] = 0x9E3779B9u * (uint32_t)(i + 1);
     uint32_t counters[3] = {0, 1000, 0xFFFFFFFCu};      /* the last wraps the 32-bit counter */
     for (int k = 0; k < 3; k++) {
-        uint8_t many[64 * LANES], one[64];
+        uint8_t many[64 * LANES], portable[64 * LANES], one[64];
         toid__chacha20_blocks(key, counters[k], nonce, many);
+        toid__chacha20_blocks_portable(key, counters[k], nonce, portable);
         for (int l = 0; l < LANES; l++) {
             toid__chacha20_block(key, counters[k] + (uint32_t)l, nonce, one);
             CHECK(memcmp(one, many + 64 * l, 64) == 0);
+            CHECK(memcmp(one, portable + 64 * l, 64) == 0);
         }
     }
 }
