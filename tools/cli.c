@@ -392,8 +392,27 @@ static const char hex_pairs[513] =
     "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
     "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
+/* Four bytes as eight hex digits in one 64-bit word (little-endian hosts):
+ * the bytes are spread into 16-bit lanes, each lane into its two nibbles,
+ * then every nibble gets '0' or 'a' - 10 added. */
+static uint64_t hex4(const uint8_t *b) {
+    uint64_t v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+    v = (v | v << 16) & UINT64_C(0x0000ffff0000ffff);
+    v = (v | v << 8) & UINT64_C(0x00ff00ff00ff00ff);
+    v = (v >> 4 & UINT64_C(0x000f000f000f000f)) | (v & UINT64_C(0x000f000f000f000f)) << 8;
+    uint64_t letters = (v + UINT64_C(0x0606060606060606)) >> 4 & UINT64_C(0x0101010101010101);
+    return v + UINT64_C(0x3030303030303030) + letters * ('a' - '0' - 10);
+}
+
 size_t cli_hex(const uint8_t *b, size_t n, char *out) {
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; i + 4 <= n; i += 4) {
+        uint64_t w = hex4(b + i);
+        memcpy(out + 2 * i, &w, 8);
+    }
+#endif
+    for (; i < n; i++) {
         uint16_t w;
         memcpy(&w, hex_pairs + 2 * b[i], 2);   /* one 16-bit load and store */
         memcpy(out + 2 * i, &w, 2);

@@ -22,6 +22,8 @@ typedef struct schema {
     size_t name_len[TOID_FIELDS_MAX];
     char label[TOID_FIELDS_MAX][32];            /* "name:" and spaces, for human */
     size_t label_len[TOID_FIELDS_MAX];
+    char jkey[TOID_FIELDS_MAX][32];             /* ,"name": and a quote, for JSON */
+    size_t jkey_len[TOID_FIELDS_MAX];
     const char *format_name;
     size_t format_name_len;
 } schema;
@@ -73,14 +75,14 @@ static void time_fill(int64_t ms) {
 static size_t time_text(int64_t ms, char *out) {
     if (ms != tc.ms)
         time_fill(ms);
-    memcpy(out, tc.time, tc.time_len);
+    memcpy(out, tc.time, 32);           /* a constant size: one or two moves */
     return tc.time_len;
 }
 
 static size_t unix_ms_text(int64_t ms, char *out) {
     if (ms != tc.ms)
         time_fill(ms);
-    memcpy(out, tc.ms_text, tc.ms_len);
+    memcpy(out, tc.ms_text, sizeof tc.ms_text);
     return tc.ms_len;
 }
 
@@ -169,18 +171,10 @@ static size_t json_fast(const schema *s, toid_format f, const uint8_t *bin, cons
     char *p = out;
     *p++ = '{';
     for (int i = 0; i < s->n; i++) {
-        if (i)
-            *p++ = ',';
-        *p++ = '"';
-        memcpy(p, s->name[i], s->name_len[i]);
-        p += s->name_len[i];
-        *p++ = '"';
-        *p++ = ':';
-        int q = s->kind[i] == TOID_KIND_STRING;
-        if (q)
-            *p++ = '"';
+        memcpy(p, s->jkey[i], sizeof s->jkey[i]);   /* a constant size */
+        p += s->jkey_len[i];
         p += value_of(s, i, f, bin, v, p);
-        if (q)
+        if (s->kind[i] == TOID_KIND_STRING)
             *p++ = '"';
     }
     *p++ = '}';
@@ -198,7 +192,7 @@ static size_t human_fast(const schema *s, toid_format f, const uint8_t *bin, con
                          char *out) {
     char *p = out;
     for (int i = 0; i < s->n; i++) {
-        memcpy(p, s->label[i], s->label_len[i]);
+        memcpy(p, s->label[i], sizeof s->label[i]);   /* a constant size */
         p += s->label_len[i];
         p += value_of(s, i, f, bin, v, p);
         *p++ = '\n';
@@ -270,6 +264,9 @@ static const schema *schema_of(toid_format f) {
         if (s->name_len[i] > 16)
             return s;
         s->label_len[i] = (size_t)(human_name(s->label[i], s->name[i], s->name_len[i]) - s->label[i]);
+        int q = fl[i].kind == TOID_KIND_STRING;
+        s->jkey_len[i] = (size_t)snprintf(s->jkey[i], sizeof s->jkey[i], "%s\"%s\":%s",
+                                          i ? "," : "", s->name[i], q ? "\"" : "");
     }
     /* the fast path must agree with the library on both samples */
     s->slow = 0;
