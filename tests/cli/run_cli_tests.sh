@@ -335,11 +335,10 @@ json_cols() {   # json_cols KEY... < jsonl  -> tab-separated values
 for f in $FORMATS; do
     # 10,000 IDs from the clock, inspected back
     t0=$(now_ms)
-    "$TOID" new "$f" -n 10000 >"$WORK/ids" 2>"$WORK/err"
-    rc=$?
+    "$TOID" new "$f" -n 10000 2>"$WORK/err" | tee "$WORK/ids" |
+        "$TOID" inspect -f "$f" --json >"$WORK/json" 2>>"$WORK/err"
+    rc=${PIPESTATUS[0]} rc2=${PIPESTATUS[2]}
     t1=$(now_ms)
-    "$TOID" inspect -f "$f" --json <"$WORK/ids" >"$WORK/json" 2>>"$WORK/err"
-    rc2=$?
     if [ $rc -ne 0 ] || [ $rc2 -ne 0 ] || [ -s "$WORK/err" ]; then
         fail "roundtrip $f: exit $rc/$rc2: $(head -3 "$WORK/err")"
         continue
