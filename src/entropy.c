@@ -100,9 +100,8 @@ static void refill(rng *r) {
     r->since_reseed += sizeof r->buf - 32;
 }
 
-int toid_random_bytes(void *out, size_t n) {
-    rng *r = state();
-    uint8_t *o = out;
+/* Seeded, and reseeded when due (the only place a system call happens). */
+static int ready(rng *r) {
     if (__builtin_expect(r == &tls_fallback, 0) && !toid__fork_detection_off()) {  /* no wipe-on-fork page */
         uint64_t g = toid__fork_generation();
         if (g != r->fork_generation) {
@@ -111,8 +110,11 @@ int toid_random_bytes(void *out, size_t n) {
         }
     }
     if (__builtin_expect(!r->seeded || r->since_reseed >= RESEED_BYTES, 0))
-        if (reseed(r) < 0)
-            return TOID_EENTROPY;
+        return reseed(r);
+    return 0;
+}
+
+static void take(rng *r, uint8_t *o, size_t n) {
     while (n) {
         if (r->pos == sizeof r->buf)
             refill(r);
@@ -125,6 +127,23 @@ int toid_random_bytes(void *out, size_t n) {
         o += k;
         n -= k;
     }
+}
+
+int toid_random_bytes(void *out, size_t n) {
+    rng *r = state();
+    if (ready(r) < 0)
+        return TOID_EENTROPY;
+    take(r, out, n);
+    return 0;
+}
+
+int toid__entropy_prepare(void) { return ready(state()) < 0 ? TOID_EENTROPY : 0; }
+
+int toid__random_bytes_nosyscall(void *out, size_t n) {
+    rng *r = state();
+    if (!r->seeded)
+        return TOID_EENTROPY;
+    take(r, out, n);
     return 0;
 }
 

@@ -50,5 +50,5 @@ const toid__format toid__fmt_nanoflake = {
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
     .next = nanoflake_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
-    .default_on_behind = TOID_BEHIND_WAIT, .node_bits = 10,
+    .default_on_behind = TOID_BEHIND_WAIT, .node_bits = 10, .no_entropy = true,
 };

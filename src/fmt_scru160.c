@@ -99,5 +99,5 @@ const toid__format toid__fmt_scru160 = {
                {TOID_FIELD_RANDOM80, 0, 80}},
     .has_reserved = true,
     .next = scru160_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
-    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 14,
+    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 12,  /* 14 on a new ms */
 };

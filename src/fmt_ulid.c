@@ -38,23 +38,27 @@ static void ulid_encode(const uint8_t *bin, char *out) {
  * spec's overflow error, never a carry into the timestamp. */
 static int ulid_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
                      unsigned *status) {
-    uint8_t id[16];
+    uint64_t hi, lo;        /* hi: 48-bit ms | top 16 random bits; lo: the other 64 */
     if (t->same) {
-        memcpy(id, g->last, 16);
-        int i = 15;
-        while (i >= 6 && ++id[i] == 0)
-            i--;
-        if (i < 6)
-            return TOID_EOVERFLOW;
+        hi = toid__load64(g->last);
+        lo = toid__load64(g->last + 8) + 1;
+        if (lo == 0) {
+            if ((hi & 0xFFFF) == 0xFFFF)
+                return TOID_EOVERFLOW;     /* all 80 random bits were ones */
+            hi++;
+        }
     } else {
-        int rc = toid__draw(e, ctx, id + 6, 10);
+        uint8_t r[10];
+        int rc = toid__draw(e, ctx, r, 10);
         if (rc < 0)
             return rc;
-        for (int k = 0; k < 6; k++)
-            id[k] = (uint8_t)((uint64_t)t->ms >> (40 - 8 * k));
+        hi = (uint64_t)t->ms << 16 | (uint64_t)r[0] << 8 | r[1];
+        lo = toid__load64(r + 2);
     }
-    toid__commit(g, t->ms, id, 16);
-    memcpy(out, id, 16);
+    toid__store64(g->last, hi);
+    toid__store64(g->last + 8, lo);
+    g->last_ms = t->ms;
+    memcpy(out, g->last, 16);
     *status |= TOID__NEW_OR_SAME(t);
     return 0;
 }
@@ -69,7 +73,7 @@ const toid__format toid__fmt_ulid = {
     .ts_shift = 80, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 80}},
     .next = ulid_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
-    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 10,
+    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 0,   /* 10 on a new ms */
 };
 
 /* ULID <-> UUID: the same 16 bytes, no version fix-up (ulid/javascript's

@@ -19,5 +19,5 @@ const toid__format toid__fmt_ulid_flake = {
     .ts_shift = 20, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 20}},
     .next = flake_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
-    .default_on_behind = TOID_BEHIND_ERROR, .max_entropy_bytes = 3, .entropy_per_id = 3,
+    .default_on_behind = TOID_BEHIND_ERROR, .max_entropy_bytes = 3, .entropy_per_id = 1,
 };

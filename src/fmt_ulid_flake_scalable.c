@@ -20,5 +20,5 @@ const toid__format toid__fmt_ulid_flake_scalable = {
     .fields = {{TOID_FIELD_RANDOM, 5, 15}, {TOID_FIELD_SID, 0, 5}},
     .next = flake_scalable_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
     .default_on_behind = TOID_BEHIND_ERROR, .node_bits = 5, .max_entropy_bytes = 2,
-    .entropy_per_id = 2,
+    .entropy_per_id = 1,
 };

@@ -68,25 +68,23 @@ static uint64_t counter_of(const uint8_t *id) {
 static int uuidv7_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
                        unsigned *status) {
     uint8_t rnd[10];
-    int rc = toid__draw(e, ctx, rnd, 10);
+    int64_t ms = t->ms;
+    unsigned st = TOID__NEW_OR_SAME(t);
+    uint64_t counter = t->same ? counter_of(g->last) + 1 : COUNTER_MAX + 1;
+    bool fresh = counter > COUNTER_MAX;     /* a new ms, or the counter ran out */
+    if (t->same && fresh) {
+        if (!t->may_advance)
+            return TOID_EEXHAUSTED;
+        if (ms + 1 > (INT64_C(1) << 48) - 1)
+            return TOID_ERANGE;
+        ms++;
+        st = TOID_ST_ADVANCED | TOID_ST_NEW_MS;
+    }
+    int rc = toid__draw(e, ctx, rnd, fresh ? 10 : 4);   /* 32 random bits, + a counter start */
     if (rc < 0)
         return rc;
-    int64_t ms = t->ms;
-    uint64_t fresh = toid__be(rnd + 4, 6) & (COUNTER_MAX >> 1);
-    uint64_t counter = fresh;
-    unsigned st = TOID__NEW_OR_SAME(t);
-    if (t->same) {
-        counter = counter_of(g->last) + 1;
-        if (counter > COUNTER_MAX) {
-            if (!t->may_advance)
-                return TOID_EEXHAUSTED;
-            if (ms + 1 > (INT64_C(1) << 48) - 1)
-                return TOID_ERANGE;
-            ms++;
-            counter = fresh;
-            st = TOID_ST_ADVANCED | TOID_ST_NEW_MS;
-        }
-    }
+    if (fresh)
+        counter = toid__be(rnd + 4, 6) & (COUNTER_MAX >> 1);
     uint8_t id[16];
     for (int k = 0; k < 6; k++)
         id[k] = (uint8_t)((uint64_t)ms >> (40 - 8 * k));
@@ -116,5 +114,5 @@ const toid__format toid__fmt_uuidv7 = {
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
     .next = uuidv7_next, .default_on_exhausted = TOID_EXHAUSTED_ADVANCE,
-    .default_on_behind = TOID_BEHIND_RESET, .entropy_per_id = 10,
+    .default_on_behind = TOID_BEHIND_RESET, .entropy_per_id = 4,   /* 10 on a new ms */
 };

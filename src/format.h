@@ -46,8 +46,9 @@ typedef struct toid__format {
     uint8_t default_on_behind;     /* toid_on_behind */
     uint8_t node_bits;             /* nanoflake 10, ulid-flake-scalable 5 */
     uint8_t max_entropy_bytes;     /* ulid-flake "+n" */
-    uint8_t entropy_per_id;        /* bytes a core draws for one ID, normally */
+    uint8_t entropy_per_id;        /* bytes every ID draws (a new ms may draw more) */
     bool random_order;             /* uid11: values are random within a ms */
+    bool no_entropy;               /* nanoflake: draws no random bytes at all */
 } toid__format;
 
 #define TOID__DECLARE_FORMAT(id, tok, name) extern const toid__format toid__fmt_##tok TOID__HIDDEN;

@@ -187,8 +187,10 @@ static void unlock(toid_gen *g) {
         futex(&g->lock, FUTEX_WAKE, 1);
 }
 
-/* Random bytes drawn before the lock, handed out inside it. A core that
- * needs more (a redraw) falls back to the CSPRNG directly. */
+/* Random bytes drawn before the lock, handed out inside it: each format's
+ * per-ID minimum. A core that needs more (a new ms, a redraw) takes them from
+ * the thread's CSPRNG buffer, which toid__entropy_prepare readied before the
+ * lock, so no system call happens under it. */
 typedef struct pool {
     const uint8_t *p;
     size_t left;
@@ -202,7 +204,7 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
         q->left -= n;
         return 0;
     }
-    return toid_random_bytes(buf, n);
+    return toid__random_bytes_nosyscall(buf, n);
 }
 
 /* A child process must not go on with its parent's state. */
@@ -264,6 +266,8 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
     while (made < n) {
         size_t chunk = n - made < CHUNK ? n - made : CHUNK;
         size_t need = chunk * fmt->entropy_per_id;
+        if (!fmt->no_entropy && (rc = toid__entropy_prepare()) < 0)
+            goto done;
         if (need && (rc = toid_random_bytes(entropy, need)) < 0)
             goto done;
         pool q = {entropy, need};

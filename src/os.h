@@ -27,6 +27,15 @@ uint64_t toid__fork_generation(void) TOID__HIDDEN;
 /* Unix microseconds from the clock (or the hook). */
 int64_t toid__clock_us(void) TOID__HIDDEN;
 
+/* Seeds (or reseeds, when due) this thread's CSPRNG: may call getrandom.
+ * Done before taking a generator's lock, so that inside it
+ * toid__random_bytes_nosyscall can hand out bytes without a system call. */
+int toid__entropy_prepare(void) TOID__HIDDEN;
+/* Like toid_random_bytes but never reseeds (the reseed waits for the next
+ * toid__entropy_prepare or toid_random_bytes); TOID_EENTROPY if the thread's
+ * CSPRNG was never seeded. */
+int toid__random_bytes_nosyscall(void *buf, size_t n) TOID__HIDDEN;
+
 /* Test hooks. */
 typedef ssize_t (*toid__getrandom_fn)(void *buf, size_t n, unsigned flags);
 void toid__test_set_getrandom(toid__getrandom_fn fn) TOID__HIDDEN;   /* NULL: the real one */
