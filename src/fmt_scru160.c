@@ -4,40 +4,54 @@
 #include "codec.h"
 #include "gen.h"
 
-/* 8 symbols <-> 5 bytes, four times. */
-static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+/* 32 base32hex symbols: 8 symbols <-> 5 bytes, four times. Each 40-bit group
+ * goes out as one 8-byte big-endian store into a scratch buffer (the next
+ * group's store overwrites the 3 spare bytes). Measured faster here than
+ * composing the 160 bits in registers, which spilled. */
+static int scru160_decode32(const char *s, uint8_t *bin, size_t *err_pos) {
+    const uint8_t *t = toid__base32hex_dec;
+    unsigned bad = 0;
+    uint64_t g0 = toid__b32_get(s, 8, t, &bad), g1 = toid__b32_get(s + 8, 8, t, &bad);
+    uint64_t g2 = toid__b32_get(s + 16, 8, t, &bad), g3 = toid__b32_get(s + 24, 8, t, &bad);
+    if (bad & 0x80u) {
+        if (err_pos)
+            *err_pos = toid__first_bad(s, 32, t);
+        return TOID_ECHAR;
+    }
+    uint8_t out[24];
+    toid__store64(out, g0 << 24);
+    toid__store64(out + 5, g1 << 24);
+    toid__store64(out + 10, g2 << 24);
+    toid__store64(out + 15, g3 << 24);
+    memcpy(bin, out, 20);
+    return 0;
+}
+
+/* 40 hex digits, any case. */
+static int scru160_decode40(const char *s, uint8_t *bin, size_t *err_pos) {
     uint8_t out[20];
-    if (len == 32) {
-        unsigned bad = 0;
-        uint64_t g[4];
-        for (int i = 0; i < 4; i++)
-            g[i] = toid__b32_get(s + 8 * i, 8, toid__base32hex_dec, &bad);
-        if (bad & 0x80u) {
-            if (err_pos)
-                *err_pos = toid__first_bad(s, 32, toid__base32hex_dec);
-            return TOID_ECHAR;
-        }
-        for (int i = 0; i < 4; i++)
-            for (int j = 0; j < 5; j++)
-                out[5 * i + j] = (uint8_t)(g[i] >> (32 - 8 * j));
-    } else if (len == 40) {
-        unsigned bad = 0;
-        for (int i = 0; i < 20; i++) {
-            unsigned hi = toid__hex_dec[(unsigned char)s[2 * i]];
-            unsigned lo = toid__hex_dec[(unsigned char)s[2 * i + 1]];
-            bad |= hi | lo;
-            out[i] = (uint8_t)((hi << 4) | (lo & 15u));
-        }
-        if (bad & 0x80u) {
-            if (err_pos)
-                *err_pos = toid__first_bad(s, 40, toid__hex_dec);
-            return TOID_ECHAR;
-        }
-    } else {
-        return TOID_ELENGTH;
+    unsigned bad = 0;
+    for (int i = 0; i < 20; i++) {
+        unsigned hi = toid__hex_dec[(unsigned char)s[2 * i]];
+        unsigned lo = toid__hex_dec[(unsigned char)s[2 * i + 1]];
+        bad |= hi | lo;
+        out[i] = (uint8_t)((hi << 4) | (lo & 15u));
+    }
+    if (bad & 0x80u) {
+        if (err_pos)
+            *err_pos = toid__first_bad(s, 40, toid__hex_dec);
+        return TOID_ECHAR;
     }
     memcpy(bin, out, 20);
     return 0;
+}
+
+static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len == 32)
+        return scru160_decode32(s, bin, err_pos);
+    if (len == 40)
+        return scru160_decode40(s, bin, err_pos);
+    return TOID_ELENGTH;
 }
 
 static void scru160_encode(const uint8_t *bin, char *out) {
