@@ -1,0 +1,332 @@
+/* config.c — command-line flags and --help. */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+    "Usage: toidd [OPTION]...\n"
+    "The toid ID server: time-ordered IDs (ulid, ulid-flake, ulid-flake-scalable, scru160,\n"
+    "nanoflake, uid11, uid11-seq, uuidv7) over HTTP/1.1 and RESP2 (the Redis protocol).\n"
+    "\n"
+    "Listeners (numeric addresses; port 0 picks a free port, logged at start):\n"
+    "  --http ADDR:PORT         HTTP listener (default 127.0.0.1:8080; 'off' to disable)\n"
+    "  --resp ADDR:PORT         RESP2 listener (default 127.0.0.1:6380; 'off' to disable)\n"
+    "                           IPv6 as [::1]:PORT\n"
+    "  --http-unix PATH         also serve HTTP on a Unix-domain socket\n"
+    "  --resp-unix PATH         also serve RESP2 on a Unix-domain socket\n"
+    "\n"
+    "State (never the same ID twice, across restarts and instances):\n"
+    "  --state-dir DIR          lock and high-water mark per (format, node) (required)\n"
+    "  --no-state               run without a state directory: no guarantee across\n"
+    "                           restarts or instances (tests only)\n"
+    "  --reset-state            accept a missing or corrupt mark and start from the clock\n"
+    "  --reserve-ms MS          how far ahead each persisted mark reaches (default 1000)\n"
+    "  --clock-wait-max-ms MS   at start, wait at most this for the clock to pass the\n"
+    "                           mark, else refuse to start (default 2000; 0: refuse)\n"
+    "\n"
+    "Generators:\n"
+    "  --formats LIST           comma-separated formats to generate (default: all);\n"
+    "                           inspection works for every format\n"
+    "  --gen FORMAT:KEY=VALUE[,KEY=VALUE]...   generator settings, repeatable. Keys:\n"
+    "      node=N               nanoflake generator id 0..1023, ulid-flake-scalable sid 0..31\n"
+    "      epoch=TIME           RFC 3339 or unix ms (ulid-flake(-scalable), nanoflake)\n"
+    "      entropy-bytes=N      ulid-flake 1..3, ulid-flake-scalable 1..2\n"
+    "      counter=random|micros                  scru160\n"
+    "      on-exhausted=error|wait|advance        when a ms is full\n"
+    "      on-behind=error|wait|keep|reset        when the clock is behind the last ID\n"
+    "      wait-max-ms=MS  behind-allow-ms=MS  per-ms-cap=N (uid11)\n"
+    "\n"
+    "Limits:\n"
+    "  --threads N              worker threads, one epoll loop each (default: CPUs online)\n"
+    "  --max-connections N      open client connections, beyond: refused (default 1024)\n"
+    "  --max-count N            IDs per request (default 10000)\n"
+    "  --max-header-bytes N     HTTP request line and headers (default 8192)\n"
+    "  --idle-timeout-ms MS     close connections idle this long (default 60000)\n"
+    "  --request-timeout-ms MS  a started request must be complete within (default 10000)\n"
+    "  --write-timeout-ms MS    drop a client that reads nothing this long (default 10000)\n"
+    "  --max-output-bytes N     pending output per connection (default 4194304)\n"
+    "  --drain-timeout-ms MS    on SIGTERM, finish responses within (default 5000)\n"
+    "\n"
+    "  -h, --help               this help\n"
+    "  -V, --version            the version\n"
+    "\n"
+    "HTTP: GET /v1/new/FORMAT?count=N, /v1/inspect/FORMAT/ID, /v1/inspect/ID,\n"
+    "      /v1/formats, /healthz, /metrics.\n"
+    "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO, COMMAND,\n"
+    "      CONFIG GET.\n"
+    "Signals: SIGTERM/SIGINT drain and exit 0; a second one exits at once.\n";
+
+enum {
+    O_HTTP = 256, O_RESP, O_HTTP_UNIX, O_RESP_UNIX, O_STATE_DIR, O_NO_STATE, O_RESET_STATE,
+    O_RESERVE, O_CLOCK_WAIT, O_FORMATS, O_GEN, O_THREADS, O_MAX_CONN, O_MAX_COUNT,
+    O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN
+};
+
+static const struct option longopts[] = {
+    {"http", 1, 0, O_HTTP},
+    {"resp", 1, 0, O_RESP},
+    {"http-unix", 1, 0, O_HTTP_UNIX},
+    {"resp-unix", 1, 0, O_RESP_UNIX},
+    {"state-dir", 1, 0, O_STATE_DIR},
+    {"no-state", 0, 0, O_NO_STATE},
+    {"reset-state", 0, 0, O_RESET_STATE},
+    {"reserve-ms", 1, 0, O_RESERVE},
+    {"clock-wait-max-ms", 1, 0, O_CLOCK_WAIT},
+    {"formats", 1, 0, O_FORMATS},
+    {"gen", 1, 0, O_GEN},
+    {"threads", 1, 0, O_THREADS},
+    {"max-connections", 1, 0, O_MAX_CONN},
+    {"max-count", 1, 0, O_MAX_COUNT},
+    {"max-header-bytes", 1, 0, O_MAX_HEAD},
+    {"idle-timeout-ms", 1, 0, O_IDLE},
+    {"request-timeout-ms", 1, 0, O_REQ_TIMEOUT},
+    {"write-timeout-ms", 1, 0, O_WRITE_TIMEOUT},
+    {"max-output-bytes", 1, 0, O_MAX_OUTPUT},
+    {"drain-timeout-ms", 1, 0, O_DRAIN},
+    {"help", 0, 0, 'h'},
+    {"version", 0, 0, 'V'},
+    {NULL, 0, 0, 0},
+};
+
+static int bad(const char *fmt, const char *arg) {
+    fprintf(stderr, "toidd: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'toidd --help'.\n");
+    return -1;
+}
+
+/* An unsigned decimal in [lo, hi]. */
+static int parse_uint(const char *s, unsigned long long lo, unsigned long long hi,
+                      unsigned long long *out) {
+    if (!*s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int copy(char *dst, size_t cap, const char *src) {
+    if (strlen(src) >= cap)
+        return -1;
+    memcpy(dst, src, strlen(src) + 1);
+    return 0;
+}
+
+static int gen_key(toid_gen_config *g, const char *key, size_t klen, const char *val) {
+    unsigned long long v;
+#define KEY(k) (klen == strlen(k) && memcmp(key, k, klen) == 0)
+    if (KEY("node"))
+        return parse_uint(val, 0, 1023, &v) ? -1 : (g->node = (uint32_t)v, 0);
+    if (KEY("entropy-bytes"))
+        return parse_uint(val, 1, 3, &v) ? -1 : (g->entropy_bytes = (uint32_t)v, 0);
+    if (KEY("wait-max-ms"))
+        return parse_uint(val, 1, 60000, &v) ? -1 : (g->wait_max_ms = (uint32_t)v, 0);
+    if (KEY("behind-allow-ms"))
+        return parse_uint(val, 1, 86400000, &v) ? -1 : (g->behind_allow_ms = (uint32_t)v, 0);
+    if (KEY("per-ms-cap"))
+        return parse_uint(val, 1, 4096, &v) ? -1 : (g->per_ms_cap = (uint32_t)v, 0);
+    if (KEY("epoch")) {
+        int64_t ms;
+        if (toid_parse_time(val, strlen(val), &ms) < 0)
+            return -1;
+        g->epoch_ms = ms;
+        return 0;
+    }
+    if (KEY("counter")) {
+        if (!strcmp(val, "random")) g->counter_mode = TOID_COUNTER_RANDOM;
+        else if (!strcmp(val, "micros")) g->counter_mode = TOID_COUNTER_MICROS;
+        else return -1;
+        return 0;
+    }
+    if (KEY("on-exhausted")) {
+        if (!strcmp(val, "error")) g->on_exhausted = TOID_EXHAUSTED_ERROR;
+        else if (!strcmp(val, "wait")) g->on_exhausted = TOID_EXHAUSTED_WAIT;
+        else if (!strcmp(val, "advance")) g->on_exhausted = TOID_EXHAUSTED_ADVANCE;
+        else return -1;
+        return 0;
+    }
+    if (KEY("on-behind")) {
+        if (!strcmp(val, "error")) g->on_behind = TOID_BEHIND_ERROR;
+        else if (!strcmp(val, "wait")) g->on_behind = TOID_BEHIND_WAIT;
+        else if (!strcmp(val, "keep")) g->on_behind = TOID_BEHIND_KEEP;
+        else if (!strcmp(val, "reset")) g->on_behind = TOID_BEHIND_RESET;
+        else return -1;
+        return 0;
+    }
+#undef KEY
+    return -1;
+}
+
+/* FORMAT:KEY=VALUE[,KEY=VALUE]... */
+static int parse_gen(server_config *c, const char *arg) {
+    const char *colon = strchr(arg, ':');
+    if (!colon)
+        return bad("--gen: expected FORMAT:KEY=VALUE, got '%s'", arg);
+    int f = toid_format_by_name(arg, (size_t)(colon - arg));
+    if (f < 0)
+        return bad("--gen: unknown format in '%s'", arg);
+    char buf[512];
+    if (copy(buf, sizeof buf, colon + 1) < 0)
+        return bad("--gen: too long: '%s'", arg);
+    toid_gen_config g = c->gen[f];
+    char *save = NULL;
+    for (char *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq || gen_key(&g, kv, (size_t)(eq - kv), eq + 1) < 0)
+            return bad("--gen: bad setting '%s' (see --help)", kv);
+    }
+    c->gen[f] = g;
+    return 0;
+}
+
+static int parse_formats(server_config *c, const char *arg) {
+    char buf[512];
+    if (copy(buf, sizeof buf, arg) < 0)
+        return bad("--formats: too long: '%s'", arg);
+    memset(c->enabled, 0, sizeof c->enabled);
+    char *save = NULL;
+    int any = 0;
+    for (char *n = strtok_r(buf, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+        int f = toid_format_by_name(n, strlen(n));
+        if (f < 0)
+            return bad("--formats: unknown format '%s'", n);
+        c->enabled[f] = 1;
+        any = 1;
+    }
+    if (!any)
+        return bad("--formats: no format in '%s'", arg);
+    return 0;
+}
+
+int64_t config_epoch(const server_config *c, toid_format f) {
+    const toid_format_info *fi = toid_format_get(f);
+    int64_t e = c->gen[f].epoch_ms;
+    if (!fi->epoch_configurable || e == 0 || e == TOID_EPOCH_DEFAULT)
+        return fi->default_epoch_ms;
+    return e;
+}
+
+uint32_t config_node(const server_config *c, toid_format f) {
+    return f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE ? c->gen[f].node : 0;
+}
+
+int config_parse(int argc, char **argv, server_config *c) {
+    memset(c, 0, sizeof *c);
+    strcpy(c->http_addr, "127.0.0.1:8080");
+    strcpy(c->resp_addr, "127.0.0.1:6380");
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    c->threads = ncpu > 0 && ncpu < 256 ? (unsigned)ncpu : 1;
+    c->max_connections = 1024;
+    c->max_count = 10000;
+    c->max_head = 8192;
+    c->idle_timeout_ms = 60000;
+    c->request_timeout_ms = 10000;
+    c->write_timeout_ms = 10000;
+    c->drain_timeout_ms = 5000;
+    c->max_output = 4u << 20;
+    c->reserve_ms = 1000;
+    c->clock_wait_max_ms = 2000;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        c->enabled[f] = 1;
+        c->gen[f].format = (toid_format)f;
+        c->gen[f].epoch_ms = TOID_EPOCH_DEFAULT;
+    }
+    int opt;
+    unsigned long long v;
+    opterr = 0;
+    while ((opt = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'h':
+            fputs(usage, stdout);
+            return 1;
+        case 'V':
+            printf("toidd %s (libtoid %s)\n", TOID_VERSION_STRING, toid_version());
+            return 1;
+        case O_HTTP:
+            if (copy(c->http_addr, sizeof c->http_addr, strcmp(optarg, "off") ? optarg : "") < 0)
+                return bad("--http: too long: '%s'", optarg);
+            break;
+        case O_RESP:
+            if (copy(c->resp_addr, sizeof c->resp_addr, strcmp(optarg, "off") ? optarg : "") < 0)
+                return bad("--resp: too long: '%s'", optarg);
+            break;
+        case O_HTTP_UNIX:
+            if (copy(c->http_unix, sizeof c->http_unix, optarg) < 0 || !*optarg)
+                return bad("--http-unix: bad path '%s'", optarg);
+            break;
+        case O_RESP_UNIX:
+            if (copy(c->resp_unix, sizeof c->resp_unix, optarg) < 0 || !*optarg)
+                return bad("--resp-unix: bad path '%s'", optarg);
+            break;
+        case O_STATE_DIR:
+            if (copy(c->state_dir, sizeof c->state_dir, optarg) < 0 || !*optarg)
+                return bad("--state-dir: bad path '%s'", optarg);
+            break;
+        case O_NO_STATE: c->no_state = 1; break;
+        case O_RESET_STATE: c->reset_state = 1; break;
+#define UINT_OPT(code, name, lo, hi, dst)                               \
+        case code:                                                      \
+            if (parse_uint(optarg, lo, hi, &v) < 0)                     \
+                return bad("--" name ": bad value '%s'", optarg);       \
+            dst = v;                                                    \
+            break;
+        UINT_OPT(O_RESERVE, "reserve-ms", 1, 3600000, c->reserve_ms)
+        UINT_OPT(O_CLOCK_WAIT, "clock-wait-max-ms", 0, 3600000, c->clock_wait_max_ms)
+        UINT_OPT(O_THREADS, "threads", 1, 256, c->threads)
+        UINT_OPT(O_MAX_CONN, "max-connections", 1, 1000000, c->max_connections)
+        UINT_OPT(O_MAX_COUNT, "max-count", 1, 1000000, c->max_count)
+        UINT_OPT(O_MAX_HEAD, "max-header-bytes", 256, 1048576, c->max_head)
+        UINT_OPT(O_IDLE, "idle-timeout-ms", 100, 86400000, c->idle_timeout_ms)
+        UINT_OPT(O_REQ_TIMEOUT, "request-timeout-ms", 100, 3600000, c->request_timeout_ms)
+        UINT_OPT(O_WRITE_TIMEOUT, "write-timeout-ms", 100, 3600000, c->write_timeout_ms)
+        UINT_OPT(O_MAX_OUTPUT, "max-output-bytes", 4096, 1ull << 32, c->max_output)
+        UINT_OPT(O_DRAIN, "drain-timeout-ms", 0, 3600000, c->drain_timeout_ms)
+#undef UINT_OPT
+        case O_FORMATS:
+            if (parse_formats(c, optarg) < 0)
+                return -1;
+            break;
+        case O_GEN:
+            if (parse_gen(c, optarg) < 0)
+                return -1;
+            break;
+        case ':':
+            return bad("option '%s' needs a value", argv[optind - 1]);
+        default:
+            return bad("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return bad("unexpected argument '%s'", argv[optind]);
+    if (!c->state_dir[0] && !c->no_state)
+        return bad("%s", "--state-dir DIR is required (or --no-state, without any guarantee "
+                         "across restarts)");
+    if (c->state_dir[0] && c->no_state)
+        return bad("%s", "--state-dir and --no-state exclude each other");
+    if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0])
+        return bad("%s", "no listener (all are off)");
+    /* One maximal response must fit in the output limit, with room to spare. */
+    size_t need = (size_t)c->max_count * (TOID_TEXT_MAX + 8) + 65536 + 4096;
+    if (c->max_output < need) {
+        char n[32];
+        snprintf(n, sizeof n, "%zu", need);
+        return bad("--max-output-bytes must be at least %s for this --max-count", n);
+    }
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        toid_gen g;
+        if (toid_gen_init(&g, &c->gen[f]) < 0)
+            return bad("invalid generator settings for %s", toid_format_get((toid_format)f)->name);
+    }
+    return 0;
+}

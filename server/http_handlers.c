@@ -1,0 +1,305 @@
+/* http_handlers.c — the HTTP API: /v1/new, /v1/inspect, /v1/formats,
+ * /healthz, /metrics. */
+#define _GNU_SOURCE
+#include "handlers.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ids.h"
+#include "metrics.h"
+
+const char http_refusal[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                            "Content-Length: 21\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
+                            "too many connections\n";
+
+static const char *reason(int status) {
+    switch (status) {
+    case 200: return "OK";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 408: return "Request Timeout";
+    case 413: return "Content Too Large";
+    case 414: return "URI Too Long";
+    case 431: return "Request Header Fields Too Large";
+    case 500: return "Internal Server Error";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    case 505: return "HTTP Version Not Supported";
+    default: return "Unknown";
+    }
+}
+
+/* "Date: ..." for this second, cached per thread. */
+static const char *date_header(void) {
+    static _Thread_local char buf[64];
+    static _Thread_local time_t last;
+    time_t now = time(NULL);
+    if (now != last) {
+        struct tm tm;
+        gmtime_r(&now, &tm);
+        strftime(buf, sizeof buf, "Date: %a, %d %b %Y %H:%M:%S GMT\r\n", &tm);
+        last = now;
+    }
+    return buf;
+}
+
+typedef struct reply {
+    int status;
+    const char *ctype;
+    const char *extra;     /* more header lines, each ending in CRLF, or NULL */
+    int keep_alive;
+    int head;              /* HEAD: no body */
+} reply;
+
+static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
+    METRIC_ADD(http_status[r->status], 1);
+    int rc = sbuf_printf(out, "HTTP/1.1 %d %s\r\nServer: toidd\r\n%sContent-Type: %s\r\n"
+                              "Content-Length: %zu\r\n%s%s\r\n",
+                         r->status, reason(r->status), date_header(), r->ctype, blen,
+                         r->keep_alive ? "" : "Connection: close\r\n", r->extra ? r->extra : "");
+    if (rc == 0 && !r->head)
+        rc = sbuf_add(out, body, blen);
+    return rc;
+}
+
+/* A JSON string's characters (the messages here are ASCII without quotes,
+ * but an ID echoed back may hold anything). */
+static void json_escape(sbuf *b, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == '"' || ch == '\\')
+            sbuf_printf(b, "\\%c", ch);
+        else if (ch < 0x20 || ch >= 0x7f)
+            sbuf_printf(b, "\\u%04x", ch);
+        else
+            sbuf_add(b, &s[i], 1);
+    }
+}
+
+/* An error: JSON {"error":..., "message":...} if the client wants JSON,
+ * otherwise a line of text. */
+static int error_reply(sbuf *out, scratch *sc, reply r, int json, const char *cls,
+                       const char *msg, long pos) {
+    sbuf_reset(&sc->body);
+    if (json) {
+        sbuf_printf(&sc->body, "{\"error\":\"%s\",\"message\":\"", cls);
+        json_escape(&sc->body, msg, strlen(msg));
+        if (pos >= 0)
+            sbuf_printf(&sc->body, "\",\"position\":%ld}\n", pos);
+        else
+            sbuf_str(&sc->body, "\"}\n");
+        r.ctype = "application/json";
+    } else {
+        sbuf_printf(&sc->body, "%s\n", msg);
+        r.ctype = "text/plain; charset=utf-8";
+    }
+    return emit(out, &r, sc->body.data, sc->body.len);
+}
+
+void http_reply_error(sbuf *out, int status, const char *msg) {
+    reply r = {status, "text/plain; charset=utf-8", NULL, 0, 0};
+    char body[160];
+    int n = snprintf(body, sizeof body, "%s\n", msg);
+    emit(out, &r, body, (size_t)n < sizeof body ? (size_t)n : sizeof body - 1);
+}
+
+void http_reply_timeout(sbuf *out) { http_reply_error(out, 408, "request not completed in time"); }
+
+static int starts(const char *s, size_t n, const char *lit, size_t *rest) {
+    size_t m = strlen(lit);
+    if (n < m || memcmp(s, lit, m) != 0)
+        return 0;
+    *rest = m;
+    return 1;
+}
+
+/* count=N from the query; the only parameter there is. 0, or -1. */
+static int parse_query(const char *q, size_t n, unsigned max, unsigned long *count) {
+    *count = 1;
+    size_t i = 0;
+    while (i < n) {
+        size_t s = i;
+        while (i < n && q[i] != '&')
+            i++;
+        size_t e = i++;
+        if (e == s)
+            continue;
+        if (e - s < 6 || memcmp(q + s, "count=", 6) != 0)
+            return -1;
+        unsigned long v = 0;
+        if (e - s == 6 || e - s > 6 + 7)
+            return -1;
+        for (size_t k = s + 6; k < e; k++) {
+            if (q[k] < '0' || q[k] > '9')
+                return -1;
+            v = v * 10 + (unsigned long)(q[k] - '0');
+        }
+        if (v < 1 || v > max)
+            return -1;
+        *count = v;
+    }
+    return 0;
+}
+
+static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *name, size_t nlen,
+                      const char *query, size_t qlen, const server_config *c) {
+    toid_format f;
+    char msg[128];
+    if (ids_lookup(name, nlen, &f) < 0 || nlen == 0) {
+        r.status = 404;
+        return error_reply(out, sc, r, json, "not_found", "unknown format", -1);
+    }
+    unsigned long n;
+    if (parse_query(query, qlen, c->max_count, &n) < 0) {
+        r.status = 400;
+        snprintf(msg, sizeof msg, "the only parameter is count, an integer from 1 to %u",
+                 c->max_count);
+        return error_reply(out, sc, r, json, "invalid", msg, -1);
+    }
+    int rc = ids_new(f, sc->bin, n);
+    if (rc < 0) {
+        if (rc == IDS_EDISABLED) {
+            r.status = 404;
+        } else if (ids_error_is_temporary(rc)) {
+            r.status = 503;
+            r.extra = "Retry-After: 1\r\n";
+        } else {
+            r.status = 500;
+        }
+        return error_reply(out, sc, r, json, toid_err_name(rc), ids_strerror(rc), -1);
+    }
+    size_t bs = toid_bin_size(f);
+    sbuf_reset(&sc->body);
+    char *w = sbuf_room(&sc->body, n * (TOID_TEXT_MAX + 3) + 4);
+    if (!w)
+        return -1;
+    char *p = w;
+    if (json)
+        *p++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (json) {
+            if (i)
+                *p++ = ',';
+            *p++ = '"';
+        }
+        int len = toid_encode(f, sc->bin + i * bs, p, TOID_TEXT_MAX);
+        if (len < 0)
+            return -1;
+        p += len;
+        if (json)
+            *p++ = '"';
+        else
+            *p++ = '\n';
+    }
+    if (json) {
+        *p++ = ']';
+        *p++ = '\n';
+    }
+    sc->body.len += (size_t)(p - w);
+    r.ctype = json ? "application/json" : "text/plain; charset=utf-8";
+    r.extra = "Cache-Control: no-store\r\n";
+    return emit(out, &r, sc->body.data, sc->body.len);
+}
+
+static int handle_inspect(sbuf *out, scratch *sc, reply r, const char *rest, size_t n) {
+    const char *slash = memchr(rest, '/', n);
+    int f = -1;
+    const char *id = rest;
+    size_t idlen = n;
+    if (slash) {
+        toid_format ff;
+        if (ids_lookup(rest, (size_t)(slash - rest), &ff) < 0) {
+            r.status = 404;
+            return error_reply(out, sc, r, 1, "not_found", "unknown format", -1);
+        }
+        f = (int)ff;
+        id = slash + 1;
+        idlen = n - (size_t)(slash - rest) - 1;
+    }
+    char json[512];
+    size_t pos = 0;
+    int len = ids_inspect(f, id, idlen, json, sizeof json, &pos);
+    if (len < 0) {
+        r.status = 400;
+        return error_reply(out, sc, r, 1, len == IDS_ENOTDETECTED ? "undetected" : toid_err_name(len),
+                           ids_strerror(len), len == TOID_ECHAR ? (long)pos : -1);
+    }
+    json[len++] = '\n';
+    r.ctype = "application/json";
+    return emit(out, &r, json, (size_t)len);
+}
+
+int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_config *c,
+                int draining) {
+    reply r = {200, "text/plain; charset=utf-8", NULL, req->keep_alive && !draining, 0};
+    if (req->has_body) {
+        r.status = 413;
+        r.keep_alive = 0;
+        error_reply(out, sc, r, req->accept_json, "invalid", "request bodies are not accepted",
+                    -1);
+        return 1;
+    }
+    int get = req->method_len == 3 && memcmp(req->method, "GET", 3) == 0;
+    r.head = req->method_len == 4 && memcmp(req->method, "HEAD", 4) == 0;
+    const char *t = req->target;
+    size_t tl = req->target_len;
+    const char *q = memchr(t, '?', tl);
+    size_t pl = q ? (size_t)(q - t) : tl;
+    const char *query = q ? q + 1 : "";
+    size_t ql = q ? tl - pl - 1 : 0;
+    int rc;
+    size_t rest;
+    if (!get && !r.head) {
+        r.status = 405;
+        r.extra = "Allow: GET, HEAD\r\n";
+        rc = error_reply(out, sc, r, req->accept_json, "method", "only GET and HEAD", -1);
+    } else if (ql && !starts(t, pl, "/v1/new/", &rest)) {
+        r.status = 400;
+        rc = error_reply(out, sc, r, req->accept_json, "invalid", "no query parameters here", -1);
+    } else if (pl == 8 && memcmp(t, "/healthz", 8) == 0) {
+        if (draining) {
+            r.status = 503;
+            rc = emit(out, &r, "draining\n", 9);
+        } else {
+            rc = emit(out, &r, "ok\n", 3);
+        }
+    } else if (pl == 8 && memcmp(t, "/metrics", 8) == 0) {
+        sbuf_reset(&sc->body);
+        if (metrics_render(&sc->body) < 0)
+            return -1;
+        r.ctype = "text/plain; version=0.0.4; charset=utf-8";
+        rc = emit(out, &r, sc->body.data, sc->body.len);
+    } else if (pl == 11 && memcmp(t, "/v1/formats", 11) == 0) {
+        sbuf_reset(&sc->body);
+        if (ids_formats_json(&sc->body) < 0)
+            return -1;
+        r.ctype = "application/json";
+        rc = emit(out, &r, sc->body.data, sc->body.len);
+    } else if (starts(t, pl, "/v1/new/", &rest)) {
+        rc = handle_new(out, sc, r, req->accept_json, t + rest, pl - rest, query, ql, c);
+    } else if (starts(t, pl, "/v1/inspect/", &rest)) {
+        rc = handle_inspect(out, sc, r, t + rest, pl - rest);
+    } else {
+        r.status = 404;
+        rc = error_reply(out, sc, r, req->accept_json, "not_found", "no such resource", -1);
+    }
+    if (rc < 0)
+        return -1;
+    return r.keep_alive ? 0 : 1;
+}
+
+int scratch_init(scratch *sc, const server_config *c) {
+    sc->bin = malloc((size_t)c->max_count * TOID_BIN_MAX);
+    sbuf_init(&sc->body, (size_t)c->max_count * (TOID_TEXT_MAX + 3) + 65536);
+    return sc->bin ? 0 : -1;
+}
+
+void scratch_free(scratch *sc) {
+    free(sc->bin);
+    sbuf_free(&sc->body);
+}

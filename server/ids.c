@@ -1,0 +1,169 @@
+/* ids.c — generation, inspection and the format list for the protocols. */
+#include "ids.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "state.h"
+
+typedef struct slot {
+    int enabled;
+    toid_gen *gen;       /* shared by every worker; the library locks it */
+    state *st;           /* NULL with --no-state */
+    int64_t epoch_ms;
+    uint32_t node;
+} slot;
+
+static slot slots[TOID_FORMAT_COUNT];
+
+/* Detection order for ID.INSPECT / /v1/inspect without a format: the same
+ * as the CLI's (uid11-seq and ulid-flake-scalable share their text with
+ * uid11 and ulid-flake and are never detected). */
+static const toid_format detect_order[] = {TOID_UUIDV7, TOID_ULID,       TOID_SCRU160,
+                                           TOID_UID11,  TOID_ULID_FLAKE, TOID_NANOFLAKE};
+
+int ids_init(const server_config *c) {
+    state_opts so = {c->reset_state, c->clock_wait_max_ms, c->reserve_ms};
+    for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
+        toid_format f = (toid_format)i;
+        slot *s = &slots[i];
+        s->epoch_ms = config_epoch(c, f);
+        s->node = config_node(c, f);
+        if (!c->enabled[i])
+            continue;
+        s->gen = calloc(1, sizeof *s->gen);
+        if (!s->gen) {
+            log_err("out of memory");
+            return -1;
+        }
+        int rc = toid_gen_init(s->gen, &c->gen[i]);
+        if (rc < 0) {
+            log_err("generator %s: %s", toid_format_get(f)->name, toid_strerror(rc));
+            return -1;
+        }
+        if (!c->no_state && state_open(c->state_dir, f, s->node, s->epoch_ms, &so, &s->st) < 0)
+            return -1;
+        s->enabled = 1;
+    }
+    return 0;
+}
+
+void ids_shutdown(int clean) {
+    for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
+        state_close(slots[i].st, clean);
+        slots[i].st = NULL;
+        slots[i].enabled = 0;
+        free(slots[i].gen);
+        slots[i].gen = NULL;
+    }
+}
+
+int ids_lookup(const char *name, size_t len, toid_format *f) {
+    int r = toid_format_by_name(name, len);
+    if (r < 0)
+        return IDS_EUNKNOWN;
+    *f = (toid_format)r;
+    return 0;
+}
+
+static int cmp8(const void *a, const void *b) { return memcmp(a, b, 8); }
+
+static int64_t time_of(toid_format f, const uint8_t *bin, int64_t epoch) {
+    toid_fields fl;
+    if (toid_inspect(f, bin, epoch, &fl) < 0)
+        return INT64_MAX;
+    return fl.unix_ms;
+}
+
+int ids_new(toid_format f, uint8_t *out, size_t n) {
+    if ((unsigned)f >= TOID_FORMAT_COUNT || !slots[f].enabled)
+        return IDS_EDISABLED;
+    slot *s = &slots[f];
+    size_t bs = toid_bin_size(f);
+    uint64_t regress = 0, waits = 0;
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned st = 0;
+        rc = toid_gen_next(s->gen, out + i * bs, &st);
+        if (rc < 0)
+            break;
+        if (st & (TOID_ST_ROLLBACK | TOID_ST_RESET))
+            regress++;
+        if (st & TOID_ST_WAITED)
+            waits++;
+    }
+    if (regress)
+        METRIC_ADD(regressions[f], regress);
+    if (waits)
+        METRIC_ADD(waits[f], waits);
+    if (rc == 0 && n > 0) {
+        if (f == TOID_UID11)
+            qsort(out, n, bs, cmp8);   /* random within a ms: sorted like a batch */
+        if (s->st) {
+            int64_t lo = time_of(f, out, s->epoch_ms);
+            int64_t hi = time_of(f, out + (n - 1) * bs, s->epoch_ms);
+            rc = state_admit(s->st, lo, hi);
+        }
+    }
+    if (rc < 0) {
+        METRIC_ADD(gen_errors[f], 1);
+        return rc;
+    }
+    METRIC_ADD(issued[f], n);
+    return 0;
+}
+
+int ids_error_is_temporary(int err) {
+    return err == TOID_ECLOCK || err == TOID_EEXHAUSTED || err == TOID_EOVERFLOW ||
+           err == TOID_EENTROPY || err == STATE_EBEHIND || err == STATE_EIO;
+}
+
+const char *ids_strerror(int err) {
+    switch (err) {
+    case IDS_EUNKNOWN: return "unknown format";
+    case IDS_EDISABLED: return "format not enabled on this server";
+    case IDS_ENOTDETECTED: return "no format accepts this ID";
+    case STATE_EBEHIND: return "clock is behind the high-water mark of a previous run";
+    case STATE_EIO: return "cannot persist the high-water mark";
+    default: return toid_strerror(err);
+    }
+}
+
+int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos) {
+    uint8_t bin[TOID_BIN_MAX];
+    *pos = 0;
+    if (f < 0) {
+        uint32_t mask = toid_accepting(text, len);
+        for (size_t i = 0; i < sizeof detect_order / sizeof detect_order[0]; i++)
+            if (mask & (1u << detect_order[i])) {
+                f = (int)detect_order[i];
+                break;
+            }
+        if (f < 0)
+            return IDS_ENOTDETECTED;
+    }
+    if (f >= TOID_FORMAT_COUNT)
+        return IDS_EUNKNOWN;
+    int rc = toid_decode((toid_format)f, text, len, bin, pos);
+    if (rc < 0)
+        return rc;
+    return toid_inspect_json((toid_format)f, bin, slots[f].epoch_ms, json, cap);
+}
+
+int ids_formats_json(sbuf *o) {
+    int rc = sbuf_str(o, "[");
+    for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
+        const toid_format_info *fi = toid_format_get((toid_format)i);
+        rc |= sbuf_printf(o, "%s{\"name\":\"%s\",\"bits\":%u,\"bin_size\":%u,\"text_len\":%u,"
+                             "\"alphabet\":\"%s\",\"epoch_ms\":%" PRId64 ",\"generate\":%s",
+                          i ? "," : "", fi->name, fi->bits, fi->bin_size, fi->text_len,
+                          fi->alphabet, slots[i].epoch_ms, slots[i].enabled ? "true" : "false");
+        if (i == TOID_NANOFLAKE || i == TOID_ULID_FLAKE_SCALABLE)
+            rc |= sbuf_printf(o, ",\"node\":%" PRIu32, slots[i].node);
+        rc |= sbuf_str(o, "}");
+    }
+    rc |= sbuf_str(o, "]\n");
+    return rc ? -1 : 0;
+}

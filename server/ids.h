@@ -1,0 +1,44 @@
+/* ids.h — the server's view of the formats: generation through the library's
+ * thread-safe generators, guarded by the state directory; inspection with
+ * auto-detection; the format list. The protocol code knows formats only
+ * through this. */
+#ifndef TOIDD_IDS_H
+#define TOIDD_IDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "toid.h"
+#include "util.h"
+
+enum { IDS_EUNKNOWN = -200, IDS_EDISABLED = -201, IDS_ENOTDETECTED = -202 };
+
+/* Makes the generators of the enabled formats and opens their state.
+ * Returns 0, or -1 after logging why the server cannot start. */
+int ids_init(const server_config *c);
+/* Closes the state; clean when no ID can be issued any more. */
+void ids_shutdown(int clean);
+
+/* A format by name: 0 and *f, IDS_EUNKNOWN. */
+int ids_lookup(const char *name, size_t len, toid_format *f);
+
+/* n IDs of f, binary, strictly increasing (uid11: sorted), into out
+ * (n * toid_bin_size(f) bytes). Returns 0 or a negative error: a toid error,
+ * IDS_EDISABLED, STATE_EBEHIND or STATE_EIO. Thread-safe. */
+int ids_new(toid_format f, uint8_t *out, size_t n);
+
+/* Whether the error of ids_new is temporary (clock, capacity, state I/O). */
+int ids_error_is_temporary(int err);
+/* A message for any error of this module, the state or the library. */
+const char *ids_strerror(int err);
+
+/* Inspection JSON of text as format f (f < 0: detect). Returns its length,
+ * or an error (toid decode errors, with *pos for a bad character;
+ * IDS_ENOTDETECTED). json needs 512 bytes. */
+int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos);
+
+/* The formats as a JSON array. */
+int ids_formats_json(sbuf *out);
+
+#endif

@@ -1,0 +1,134 @@
+/* main.c — toidd: start (config, state, listeners, workers), then wait for
+ * SIGTERM/SIGINT: drain, persist, exit 0; a second signal exits at once. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "ids.h"
+#include "listen.h"
+#include "metrics.h"
+#include "util.h"
+#include "worker.h"
+
+static server_config cfg;
+
+int main(int argc, char **argv) {
+    int rc = config_parse(argc, argv, &cfg);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    signal(SIGPIPE, SIG_IGN);
+    /* The workers inherit a mask without the stop signals; main waits for them. */
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+
+    if (cfg.no_state)
+        log_warn("running without --state-dir: IDs may repeat across restarts and instances");
+    if (ids_init(&cfg) < 0) {
+        ids_shutdown(0);
+        return 1;
+    }
+
+    unsigned nw = cfg.threads;
+    worker *workers = calloc(nw, sizeof *workers);
+    int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (!workers || wake < 0) {
+        log_err("cannot start: %s", strerror(errno));
+        return 1;
+    }
+    int http_port = -1, resp_port = -1, http_unix = -1, resp_unix = -1;
+    if (cfg.http_unix[0] && (http_unix = listen_unix(cfg.http_unix)) < 0)
+        return 1;
+    if (cfg.resp_unix[0] && (resp_unix = listen_unix(cfg.resp_unix)) < 0)
+        return 1;
+    for (unsigned i = 0; i < nw; i++) {
+        worker *w = &workers[i];
+        w->id = (int)i;
+        w->cfg = &cfg;
+        w->wake_fd = wake;
+        if (cfg.http_addr[0]) {
+            int fd = listen_tcp(cfg.http_addr, &http_port);
+            if (fd < 0)
+                return 1;
+            w->listeners[w->nlisteners++] = (worker_listener){fd, PROTO_HTTP, 1};
+        }
+        if (cfg.resp_addr[0]) {
+            int fd = listen_tcp(cfg.resp_addr, &resp_port);
+            if (fd < 0)
+                return 1;
+            w->listeners[w->nlisteners++] = (worker_listener){fd, PROTO_RESP, 1};
+        }
+        if (http_unix >= 0)
+            w->listeners[w->nlisteners++] = (worker_listener){http_unix, PROTO_HTTP, 0};
+        if (resp_unix >= 0)
+            w->listeners[w->nlisteners++] = (worker_listener){resp_unix, PROTO_RESP, 0};
+    }
+    if (cfg.http_addr[0])
+        log_info("listening: http %s (port %d)", cfg.http_addr, http_port);
+    if (cfg.resp_addr[0])
+        log_info("listening: resp %s (port %d)", cfg.resp_addr, resp_port);
+    if (http_unix >= 0)
+        log_info("listening: http unix %s", cfg.http_unix);
+    if (resp_unix >= 0)
+        log_info("listening: resp unix %s", cfg.resp_unix);
+
+    atomic_store(&g_workers_live, (int)nw);
+    for (unsigned i = 0; i < nw; i++) {
+        if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0) {
+            log_err("cannot start worker thread %u", i);
+            _exit(1);
+        }
+    }
+    log_info("toidd %s started: %u worker threads, pid %ld", TOID_VERSION_STRING, nw,
+             (long)getpid());
+
+    /* Wait for the first stop signal. */
+    int sig = 0;
+    while (sigwait(&stop, &sig) != 0) {
+    }
+    log_info("%s: draining (at most %u ms; a second signal exits at once)",
+             sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_timeout_ms);
+    atomic_store(&g_draining, 1);
+    uint64_t one = 1;
+    ssize_t wr = write(wake, &one, sizeof one);
+    (void)wr;
+    int64_t deadline = mono_ms() + (int64_t)cfg.drain_timeout_ms + 2000;
+    while (atomic_load(&g_workers_live) > 0) {
+        struct timespec ts = {0, 50 * 1000000L};
+        siginfo_t si;
+        if (sigtimedwait(&stop, &si, &ts) > 0) {
+            log_warn("second signal: exiting at once (the persisted state is safe)");
+            _exit(1);
+        }
+        if (mono_ms() > deadline) {
+            log_err("the workers did not stop in time: exiting");
+            _exit(1);
+        }
+    }
+    for (unsigned i = 0; i < nw; i++)
+        pthread_join(workers[i].thread, NULL);
+    /* No ID can be issued any more. */
+    ids_shutdown(1);
+    if (http_unix >= 0) {
+        close(http_unix);
+        unlink(cfg.http_unix);
+    }
+    if (resp_unix >= 0) {
+        close(resp_unix);
+        unlink(cfg.resp_unix);
+    }
+    close(wake);
+    free(workers);
+    log_info("stopped");
+    return 0;
+}

@@ -1,0 +1,74 @@
+/* metrics.c — Prometheus text format (version 0.0.4). */
+#include "metrics.h"
+
+#include <inttypes.h>
+
+#include "state.h"
+
+metrics g_metrics;
+
+#define LOAD(x) atomic_load_explicit(&(x), memory_order_relaxed)
+
+static const char *const proto_names[PROTO_COUNT] = {"http", "resp"};
+static const char *const drop_names[DROP_COUNT] = {"idle", "request_timeout", "write_timeout",
+                                                   "output_limit", "drain"};
+
+static int per_format(sbuf *o, const char *name, const char *help, _Atomic uint64_t *v) {
+    int rc = sbuf_printf(o, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        rc |= sbuf_printf(o, "%s{format=\"%s\"} %" PRIu64 "\n", name,
+                          toid_format_get((toid_format)f)->name, LOAD(v[f]));
+    return rc;
+}
+
+int metrics_render(sbuf *o) {
+    metrics *m = &g_metrics;
+    int rc = 0;
+    rc |= per_format(o, "toidd_ids_issued_total", "IDs issued.", m->issued);
+    rc |= per_format(o, "toidd_clock_regressions_total",
+                     "IDs made while the clock was behind the last ID.", m->regressions);
+    rc |= per_format(o, "toidd_clock_waits_total",
+                     "IDs that waited for the clock (next ms, or a regression).", m->waits);
+    rc |= per_format(o, "toidd_generate_errors_total", "Requests for IDs that failed.",
+                     m->gen_errors);
+    rc |= sbuf_str(o, "# HELP toidd_http_responses_total HTTP responses by status.\n"
+                      "# TYPE toidd_http_responses_total counter\n");
+    for (int s = 100; s < 600; s++) {
+        uint64_t v = LOAD(m->http_status[s]);
+        if (v || s == 200)
+            rc |= sbuf_printf(o, "toidd_http_responses_total{status=\"%d\"} %" PRIu64 "\n", s, v);
+    }
+    rc |= sbuf_printf(o, "# HELP toidd_resp_replies_total RESP replies by result.\n"
+                         "# TYPE toidd_resp_replies_total counter\n"
+                         "toidd_resp_replies_total{result=\"ok\"} %" PRIu64 "\n"
+                         "toidd_resp_replies_total{result=\"error\"} %" PRIu64 "\n",
+                      LOAD(m->resp_ok), LOAD(m->resp_err));
+    rc |= sbuf_str(o, "# HELP toidd_connections_open Open client connections.\n"
+                      "# TYPE toidd_connections_open gauge\n");
+    for (int p = 0; p < PROTO_COUNT; p++)
+        rc |= sbuf_printf(o, "toidd_connections_open{protocol=\"%s\"} %" PRId64 "\n",
+                          proto_names[p], LOAD(m->open[p]));
+    rc |= sbuf_str(o, "# HELP toidd_connections_accepted_total Connections accepted.\n"
+                      "# TYPE toidd_connections_accepted_total counter\n");
+    for (int p = 0; p < PROTO_COUNT; p++)
+        rc |= sbuf_printf(o, "toidd_connections_accepted_total{protocol=\"%s\"} %" PRIu64 "\n",
+                          proto_names[p], LOAD(m->accepted[p]));
+    rc |= sbuf_str(o, "# HELP toidd_connections_refused_total Connections refused (limit).\n"
+                      "# TYPE toidd_connections_refused_total counter\n");
+    for (int p = 0; p < PROTO_COUNT; p++)
+        rc |= sbuf_printf(o, "toidd_connections_refused_total{protocol=\"%s\"} %" PRIu64 "\n",
+                          proto_names[p], LOAD(m->refused[p]));
+    rc |= sbuf_str(o, "# HELP toidd_connections_dropped_total Connections closed by the server.\n"
+                      "# TYPE toidd_connections_dropped_total counter\n");
+    for (int d = 0; d < DROP_COUNT; d++)
+        rc |= sbuf_printf(o, "toidd_connections_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
+                          drop_names[d], LOAD(m->dropped[d]));
+    rc |= sbuf_printf(o, "# HELP toidd_state_writes_total High-water marks persisted.\n"
+                         "# TYPE toidd_state_writes_total counter\n"
+                         "toidd_state_writes_total %" PRIu64 "\n"
+                         "# HELP toidd_state_write_errors_total Failed writes of a mark.\n"
+                         "# TYPE toidd_state_write_errors_total counter\n"
+                         "toidd_state_write_errors_total %" PRIu64 "\n",
+                      state_writes(), state_write_errors());
+    return rc ? -1 : 0;
+}

@@ -1,0 +1,252 @@
+/* resp_handlers.c — the RESP2 commands: ID.NEW, ID.INSPECT, PING, QUIT,
+ * HELLO, COMMAND, CONFIG GET. */
+#include "handlers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ids.h"
+#include "metrics.h"
+
+const char resp_refusal[] = "-ERR max number of clients reached\r\n";
+
+static int ieq(const char *s, size_t n, const char *upper) {
+    size_t m = strlen(upper);
+    if (n != m)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c >= 'a' && c <= 'z')
+            c = (char)(c - 32);
+        if (c != upper[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int bulk(sbuf *o, const char *s, size_t n) {
+    return sbuf_printf(o, "$%zu\r\n", n) | sbuf_add(o, s, n) | sbuf_add(o, "\r\n", 2);
+}
+static int bulk_str(sbuf *o, const char *s) { return bulk(o, s, strlen(s)); }
+static int array(sbuf *o, size_t n) { return sbuf_printf(o, "*%zu\r\n", n); }
+
+/* "-ERR ..." (or another prefix): msg must not hold CR or LF. */
+static int err(sbuf *o, const char *msg) {
+    METRIC_ADD(resp_err, 1);
+    return sbuf_printf(o, "-%s\r\n", msg);
+}
+
+void resp_reply_protocol_error(sbuf *out, const char *msg) {
+    char line[160];
+    snprintf(line, sizeof line, "ERR Protocol error: %s", msg);
+    err(out, line);
+}
+
+/* Copies up to 40 printable bytes of an argument for an error message. */
+static void printable(char *dst, size_t cap, const char *s, size_t n) {
+    size_t j = 0;
+    for (size_t i = 0; i < n && j + 4 < cap; i++)
+        dst[j++] = (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\'') ? s[i] : '?';
+    if (n > cap - 4) {
+        dst[j++] = '.';
+        dst[j++] = '.';
+    }
+    dst[j] = '\0';
+}
+
+static int cmd_new(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *c) {
+    if (cmd->argc < 2 || cmd->argc > 3)
+        return err(o, "ERR wrong number of arguments for 'id.new' command");
+    toid_format f;
+    char msg[200], arg[48];
+    if (ids_lookup(cmd->argv[1], cmd->argl[1], &f) < 0) {
+        printable(arg, sizeof arg, cmd->argv[1], cmd->argl[1]);
+        snprintf(msg, sizeof msg, "ERR unknown format '%s'", arg);
+        return err(o, msg);
+    }
+    unsigned long n = 1;
+    if (cmd->argc == 3) {
+        const char *s = cmd->argv[2];
+        size_t l = cmd->argl[2];
+        n = 0;
+        int ok = l >= 1 && l <= 7;
+        for (size_t i = 0; ok && i < l; i++) {
+            if (s[i] < '0' || s[i] > '9')
+                ok = 0;
+            else
+                n = n * 10 + (unsigned long)(s[i] - '0');
+        }
+        if (!ok || n < 1 || n > c->max_count) {
+            snprintf(msg, sizeof msg, "ERR count must be an integer from 1 to %u", c->max_count);
+            return err(o, msg);
+        }
+    }
+    int rc = ids_new(f, sc->bin, n);
+    if (rc < 0) {
+        snprintf(msg, sizeof msg, "%s %s", ids_error_is_temporary(rc) ? "TRYAGAIN" : "ERR",
+                 ids_strerror(rc));
+        return err(o, msg);
+    }
+    size_t bs = toid_bin_size(f);
+    int r = 0;
+    if (cmd->argc == 3)
+        r |= array(o, n);
+    for (size_t i = 0; i < n && r == 0; i++) {
+        char text[TOID_TEXT_MAX];
+        int len = toid_encode(f, sc->bin + i * bs, text, sizeof text);
+        if (len < 0)
+            return -1;
+        r |= bulk(o, text, (size_t)len);
+    }
+    METRIC_ADD(resp_ok, 1);
+    return r;
+}
+
+static int cmd_inspect(const resp_cmd *cmd, sbuf *o) {
+    if (cmd->argc < 2 || cmd->argc > 3)
+        return err(o, "ERR wrong number of arguments for 'id.inspect' command");
+    int f = -1;
+    char msg[200], arg[48];
+    if (cmd->argc == 3) {
+        toid_format ff;
+        if (ids_lookup(cmd->argv[1], cmd->argl[1], &ff) < 0) {
+            printable(arg, sizeof arg, cmd->argv[1], cmd->argl[1]);
+            snprintf(msg, sizeof msg, "ERR unknown format '%s'", arg);
+            return err(o, msg);
+        }
+        f = (int)ff;
+    }
+    char json[512];
+    size_t pos = 0;
+    int len = ids_inspect(f, cmd->argv[cmd->argc - 1], cmd->argl[cmd->argc - 1], json,
+                          sizeof json, &pos);
+    if (len < 0) {
+        if (len == TOID_ECHAR)
+            snprintf(msg, sizeof msg, "ERR invalid id: %s at position %zu", ids_strerror(len), pos);
+        else
+            snprintf(msg, sizeof msg, "ERR invalid id: %s", ids_strerror(len));
+        return err(o, msg);
+    }
+    METRIC_ADD(resp_ok, 1);
+    return bulk(o, json, (size_t)len);
+}
+
+/* COMMAND's view of our commands: name, arity, flags, first/last key, step. */
+static const struct {
+    const char *name, *upper;
+    int arity;
+    const char *flag;
+} commands[] = {
+    {"id.new", "ID.NEW", -2, "fast"},     {"id.inspect", "ID.INSPECT", -2, "fast"},
+    {"ping", "PING", -1, "fast"},         {"quit", "QUIT", -1, "fast"},
+    {"hello", "HELLO", -1, "fast"},       {"command", "COMMAND", -1, "loading"},
+    {"config", "CONFIG", -2, "admin"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static int command_info(sbuf *o, size_t i) {
+    return array(o, 6) | bulk_str(o, commands[i].name) |
+           sbuf_printf(o, ":%d\r\n", commands[i].arity) | array(o, 1) |
+           sbuf_printf(o, "+%s\r\n", commands[i].flag) | sbuf_str(o, ":0\r\n:0\r\n:0\r\n");
+}
+
+static int cmd_command(const resp_cmd *cmd, sbuf *o) {
+    int r = 0;
+    if (cmd->argc == 1) {
+        r |= array(o, NCOMMANDS);
+        for (size_t i = 0; i < NCOMMANDS; i++)
+            r |= command_info(o, i);
+    } else if (ieq(cmd->argv[1], cmd->argl[1], "COUNT") && cmd->argc == 2) {
+        r |= sbuf_printf(o, ":%zu\r\n", NCOMMANDS);
+    } else if (ieq(cmd->argv[1], cmd->argl[1], "DOCS")) {
+        r |= array(o, 0);   /* no documentation: clients fall back to none */
+    } else if (ieq(cmd->argv[1], cmd->argl[1], "INFO")) {
+        r |= array(o, (size_t)(cmd->argc - 2));
+        for (int a = 2; a < cmd->argc; a++) {
+            size_t k = 0;
+            while (k < NCOMMANDS && !ieq(cmd->argv[a], cmd->argl[a], commands[k].upper))
+                k++;
+            r |= k < NCOMMANDS ? command_info(o, k) : sbuf_str(o, "*-1\r\n");
+        }
+    } else {
+        return err(o, "ERR unknown subcommand of 'command' (COUNT, DOCS, INFO)");
+    }
+    METRIC_ADD(resp_ok, 1);
+    return r;
+}
+
+static int cmd_config(const resp_cmd *cmd, sbuf *o) {
+    if (cmd->argc < 3 || !ieq(cmd->argv[1], cmd->argl[1], "GET"))
+        return err(o, "ERR only CONFIG GET is supported");
+    /* What redis-benchmark and redis-cli ask for; anything else is absent. */
+    static const char *const known[][2] = {{"save", ""}, {"appendonly", "no"}};
+    size_t found = 0;
+    const char *hit[2 * RESP_MAX_ARGS];
+    for (int a = 2; a < cmd->argc; a++)
+        for (size_t k = 0; k < 2; k++) {
+            size_t m = strlen(known[k][0]);
+            if (cmd->argl[a] == m && strncmp(cmd->argv[a], known[k][0], m) == 0) {
+                hit[2 * found] = known[k][0];
+                hit[2 * found + 1] = known[k][1];
+                found++;
+            }
+        }
+    int r = array(o, 2 * found);
+    for (size_t i = 0; i < 2 * found; i++)
+        r |= bulk_str(o, hit[i]);
+    METRIC_ADD(resp_ok, 1);
+    return r;
+}
+
+static int cmd_hello(const resp_cmd *cmd, sbuf *o) {
+    if (cmd->argc >= 2) {
+        if (!(cmd->argl[1] == 1 && cmd->argv[1][0] == '2')) {
+            if (cmd->argl[1] == 1 && cmd->argv[1][0] == '3')
+                return err(o, "NOPROTO this server speaks RESP2 only");
+            return err(o, "ERR Protocol version is not an integer or out of range");
+        }
+        for (int a = 2; a < cmd->argc; a++)
+            if (ieq(cmd->argv[a], cmd->argl[a], "AUTH"))
+                return err(o, "ERR AUTH is not supported by toidd");
+    }
+    int r = array(o, 14) | bulk_str(o, "server") | bulk_str(o, "toidd") | bulk_str(o, "version") |
+            bulk_str(o, TOID_VERSION_STRING) | bulk_str(o, "proto") | sbuf_str(o, ":2\r\n") |
+            bulk_str(o, "id") | sbuf_str(o, ":0\r\n") | bulk_str(o, "mode") |
+            bulk_str(o, "standalone") | bulk_str(o, "role") | bulk_str(o, "master") |
+            bulk_str(o, "modules") | array(o, 0);
+    METRIC_ADD(resp_ok, 1);
+    return r;
+}
+
+int resp_handle(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *c) {
+    const char *name = cmd->argv[0];
+    size_t nl = cmd->argl[0];
+    int r;
+    if (ieq(name, nl, "ID.NEW")) {
+        r = cmd_new(cmd, o, sc, c);
+    } else if (ieq(name, nl, "ID.INSPECT")) {
+        r = cmd_inspect(cmd, o);
+    } else if (ieq(name, nl, "PING")) {
+        if (cmd->argc > 2) {
+            r = err(o, "ERR wrong number of arguments for 'ping' command");
+        } else {
+            r = cmd->argc == 2 ? bulk(o, cmd->argv[1], cmd->argl[1]) : sbuf_str(o, "+PONG\r\n");
+            METRIC_ADD(resp_ok, 1);
+        }
+    } else if (ieq(name, nl, "QUIT")) {
+        METRIC_ADD(resp_ok, 1);
+        return sbuf_str(o, "+OK\r\n") < 0 ? -1 : 1;
+    } else if (ieq(name, nl, "HELLO")) {
+        r = cmd_hello(cmd, o);
+    } else if (ieq(name, nl, "COMMAND")) {
+        r = cmd_command(cmd, o);
+    } else if (ieq(name, nl, "CONFIG")) {
+        r = cmd_config(cmd, o);
+    } else {
+        char msg[100], arg[48];
+        printable(arg, sizeof arg, name, nl);
+        snprintf(msg, sizeof msg, "ERR unknown command '%s'", arg);
+        r = err(o, msg);
+    }
+    return r < 0 ? -1 : 0;
+}

@@ -1,0 +1,453 @@
+/* worker.c — the event loop: accept, read, parse, answer, write; bounded
+ * buffers, backpressure, timeouts (idle, slow request, slow reader), drain.
+ * Level-triggered epoll; each connection belongs to one worker. */
+#define _GNU_SOURCE
+#include "worker.h"
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "handlers.h"
+#include "http_parse.h"
+#include "metrics.h"
+#include "resp_parse.h"
+#include "util.h"
+
+atomic_int g_draining;
+atomic_int g_workers_live;
+static atomic_long g_open_total;
+
+enum { K_LISTEN, K_WAKE, K_CONN };
+enum { ST_OPEN, ST_CLOSING, ST_LINGER };
+
+#define HIGH_WATER (64 * 1024)  /* stop reading requests above this much pending output */
+#define LINGER_MS 2000          /* after our FIN, how long to drain the peer's input */
+#define TICK_MS 250
+
+typedef struct lst_obj {
+    int kind;
+    worker_listener *l;
+} lst_obj;
+
+typedef struct conn {
+    int kind;
+    int fd;
+    int proto;
+    int state;
+    int peer_eof;
+    uint32_t events;           /* registered epoll events */
+    char *in;
+    size_t in_len;
+    sbuf out;
+    int64_t last_active;       /* accept or last complete request */
+    int64_t req_start;         /* first byte of the pending partial request, 0 if none */
+    int64_t last_progress;     /* last write progress while output was pending */
+    int64_t linger_deadline;
+    struct conn *prev, *next;
+} conn;
+
+typedef struct loop {
+    worker *w;
+    int epfd;
+    lst_obj lobj[WORKER_MAX_LISTENERS];
+    int wake_kind;
+    conn head;                 /* list sentinel */
+    long nconns;
+    size_t in_cap;
+    http_limits hl;
+    resp_limits rl;
+    scratch sc;
+    int64_t now;
+    int draining;
+    int64_t drain_deadline;
+} loop;
+
+static const char *const proto_name[PROTO_COUNT] = {"http", "resp"};
+
+static void conn_close(loop *L, conn *c, int drop_reason) {
+    if (drop_reason >= 0)
+        METRIC_ADD(dropped[drop_reason], 1);
+    epoll_ctl(L->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+    c->prev->next = c->next;
+    c->next->prev = c->prev;
+    L->nconns--;
+    atomic_fetch_sub(&g_open_total, 1);
+    atomic_fetch_sub_explicit(&g_metrics.open[c->proto], 1, memory_order_relaxed);
+    free(c->in);
+    sbuf_free(&c->out);
+    free(c);
+}
+
+static void conn_set_events(loop *L, conn *c) {
+    uint32_t ev = 0;
+    size_t pending = sbuf_pending(&c->out);
+    if (c->state == ST_LINGER || (c->state == ST_OPEN && !c->peer_eof && pending < HIGH_WATER))
+        ev |= EPOLLIN;
+    if (pending > 0)
+        ev |= EPOLLOUT;
+    if (ev != c->events) {
+        struct epoll_event e = {.events = ev, .data.ptr = c};
+        epoll_ctl(L->epfd, EPOLL_CTL_MOD, c->fd, &e);
+        c->events = ev;
+    }
+}
+
+/* Parses and answers the complete requests in c->in, while the output is
+ * below the high-water mark. Returns -1 if c had to be dropped. */
+static int conn_process(loop *L, conn *c) {
+    size_t used = 0;
+    if (sbuf_pending(&c->out) == 0)
+        c->last_progress = L->now;
+    while (c->state == ST_OPEN && used < c->in_len && sbuf_pending(&c->out) < HIGH_WATER) {
+        const char *p = c->in + used;
+        size_t n = c->in_len - used;
+        int rc;
+        if (c->proto == PROTO_HTTP) {
+            http_request req;
+            long r = http_parse(p, n, &L->hl, &req);
+            if (r == HTTP_NEED_MORE)
+                break;
+            if (r < 0) {
+                log_info("http: malformed request (%s): answered %ld and closing", req.err, -r);
+                http_reply_error(&c->out, (int)-r, req.err);
+                c->state = ST_CLOSING;
+                used = c->in_len;
+                break;
+            }
+            used += (size_t)r;
+            rc = http_handle(&req, &c->out, &L->sc, L->w->cfg, L->draining);
+        } else {
+            resp_cmd cmd;
+            long r = resp_parse(p, n, &L->rl, &cmd);
+            if (r == RESP_NEED_MORE)
+                break;
+            if (r < 0) {
+                log_info("resp: protocol error (%s): closing", cmd.err);
+                resp_reply_protocol_error(&c->out, cmd.err);
+                c->state = ST_CLOSING;
+                used = c->in_len;
+                break;
+            }
+            used += (size_t)r;
+            if (cmd.argc == 0)
+                continue;
+            rc = resp_handle(&cmd, &c->out, &L->sc, L->w->cfg);
+        }
+        c->last_active = L->now;
+        c->req_start = 0;
+        if (rc < 0) {
+            log_warn("%s: output limit passed: dropping the connection", proto_name[c->proto]);
+            conn_close(L, c, DROP_OUTPUT_LIMIT);
+            return -1;
+        }
+        if (rc == 1) {
+            c->state = ST_CLOSING;
+            used = c->in_len;
+        }
+    }
+    if (used > 0) {
+        memmove(c->in, c->in + used, c->in_len - used);
+        c->in_len -= used;
+    }
+    if (c->in_len > 0 && c->req_start == 0)
+        c->req_start = L->now;
+    if (c->in_len == 0)
+        c->req_start = 0;
+    return 0;
+}
+
+/* Writes pending output; after it drains, answers requests held back by the
+ * high-water mark, and closes a closing connection. */
+static void conn_flush(loop *L, conn *c) {
+    for (;;) {
+        while (sbuf_pending(&c->out) > 0) {
+            ssize_t n = send(c->fd, c->out.data + c->out.off, sbuf_pending(&c->out), MSG_NOSIGNAL);
+            if (n > 0) {
+                sbuf_consume(&c->out, (size_t)n);
+                c->last_progress = L->now;
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                break;
+            conn_close(L, c, -1);   /* the peer is gone */
+            return;
+        }
+        if (sbuf_pending(&c->out) > 0)
+            break;
+        if (c->state == ST_CLOSING) {
+            if (c->peer_eof) {
+                conn_close(L, c, -1);
+                return;
+            }
+            shutdown(c->fd, SHUT_WR);
+            c->state = ST_LINGER;
+            c->linger_deadline = L->now + LINGER_MS;
+            break;
+        }
+        /* Requests held back while the output was full? */
+        size_t before = c->in_len;
+        if (c->state != ST_OPEN || before == 0)
+            break;
+        if (conn_process(L, c) < 0)
+            return;
+        if (sbuf_pending(&c->out) == 0 && c->state == ST_OPEN)
+            break;
+    }
+    if (c->out.off == c->out.len && c->out.cap > 65536 && c->state == ST_OPEN) {
+        sbuf_free(&c->out);   /* give a big buffer back once it is empty */
+    }
+    conn_set_events(L, c);
+}
+
+static void conn_readable(loop *L, conn *c) {
+    if (c->state == ST_LINGER) {
+        char tmp[4096];
+        for (int i = 0; i < 16; i++) {
+            ssize_t r = read(c->fd, tmp, sizeof tmp);
+            if (r > 0)
+                continue;
+            if (r < 0 && (errno == EAGAIN || errno == EINTR))
+                return;
+            conn_close(L, c, -1);
+            return;
+        }
+        return;
+    }
+    if (c->state != ST_OPEN || c->in_len >= L->in_cap) {
+        conn_set_events(L, c);
+        return;
+    }
+    ssize_t r = read(c->fd, c->in + c->in_len, L->in_cap - c->in_len);
+    if (r < 0) {
+        if (errno == EAGAIN || errno == EINTR)
+            return;
+        conn_close(L, c, -1);
+        return;
+    }
+    if (r == 0) {
+        c->peer_eof = 1;
+        if (conn_process(L, c) < 0)
+            return;
+        c->state = ST_CLOSING;
+    } else {
+        if (c->in_len == 0)
+            c->req_start = L->now;
+        c->in_len += (size_t)r;
+        if (conn_process(L, c) < 0)
+            return;
+    }
+    conn_flush(L, c);
+}
+
+static void do_accept(loop *L, worker_listener *l) {
+    const server_config *cfg = L->w->cfg;
+    for (int i = 0; i < 64; i++) {
+        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE)
+                log_warn("accept: %s", strerror(errno));
+            return;
+        }
+        if (atomic_fetch_add(&g_open_total, 1) >= (long)cfg->max_connections) {
+            atomic_fetch_sub(&g_open_total, 1);
+            const char *msg = l->proto == PROTO_HTTP ? http_refusal : resp_refusal;
+            ssize_t w = send(fd, msg, strlen(msg), MSG_NOSIGNAL | MSG_DONTWAIT);
+            (void)w;
+            close(fd);
+            METRIC_ADD(refused[l->proto], 1);
+            log_warn("%s: connection refused: --max-connections (%u) reached",
+                     proto_name[l->proto], cfg->max_connections);
+            continue;
+        }
+        conn *c = calloc(1, sizeof *c);
+        char *in = c ? malloc(L->in_cap) : NULL;
+        if (!in) {
+            free(c);
+            close(fd);
+            atomic_fetch_sub(&g_open_total, 1);
+            log_err("out of memory for a connection");
+            return;
+        }
+        if (l->tcp) {
+            int one = 1;
+            setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        }
+        c->kind = K_CONN;
+        c->fd = fd;
+        c->proto = l->proto;
+        c->in = in;
+        sbuf_init(&c->out, cfg->max_output);
+        c->last_active = c->last_progress = L->now;
+        c->events = EPOLLIN;
+        struct epoll_event e = {.events = EPOLLIN, .data.ptr = c};
+        if (epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
+            log_err("epoll_ctl: %s", strerror(errno));
+            close(fd);
+            free(in);
+            free(c);
+            atomic_fetch_sub(&g_open_total, 1);
+            return;
+        }
+        c->next = L->head.next;
+        c->prev = &L->head;
+        L->head.next->prev = c;
+        L->head.next = c;
+        L->nconns++;
+        METRIC_ADD(open[l->proto], 1);
+        METRIC_ADD(accepted[l->proto], 1);
+    }
+}
+
+/* Every tick: linger, slow-reader, slow-request and idle timeouts. */
+static void sweep(loop *L) {
+    const server_config *cfg = L->w->cfg;
+    conn *next;
+    for (conn *c = L->head.next; c != &L->head; c = next) {
+        next = c->next;
+        int64_t now = L->now;
+        if (c->state == ST_LINGER) {
+            if (now >= c->linger_deadline)
+                conn_close(L, c, -1);
+        } else if (sbuf_pending(&c->out) > 0) {
+            if (now - c->last_progress >= (int64_t)cfg->write_timeout_ms) {
+                log_info("%s: client read nothing for %u ms: dropped", proto_name[c->proto],
+                         cfg->write_timeout_ms);
+                conn_close(L, c, DROP_WRITE_TIMEOUT);
+            }
+        } else if (c->in_len > 0 && c->req_start &&
+                   now - c->req_start >= (int64_t)cfg->request_timeout_ms) {
+            log_info("%s: request not completed within %u ms: closing", proto_name[c->proto],
+                     cfg->request_timeout_ms);
+            METRIC_ADD(dropped[DROP_REQUEST_TIMEOUT], 1);
+            c->in_len = 0;
+            c->req_start = 0;
+            if (c->proto == PROTO_HTTP && c->state == ST_OPEN) {
+                http_reply_timeout(&c->out);
+                c->state = ST_CLOSING;
+                conn_flush(L, c);
+            } else {
+                conn_close(L, c, -1);
+            }
+        } else if (c->in_len == 0 && c->state == ST_OPEN &&
+                   now - c->last_active >= (int64_t)cfg->idle_timeout_ms) {
+            conn_close(L, c, DROP_IDLE);
+        } else if (L->draining && now >= L->drain_deadline) {
+            conn_close(L, c, DROP_DRAIN);
+        }
+    }
+}
+
+static void start_drain(loop *L) {
+    L->draining = 1;
+    L->drain_deadline = L->now + (int64_t)L->w->cfg->drain_timeout_ms;
+    epoll_ctl(L->epfd, EPOLL_CTL_DEL, L->w->wake_fd, NULL);
+    for (int i = 0; i < L->w->nlisteners; i++) {
+        worker_listener *l = &L->w->listeners[i];
+        epoll_ctl(L->epfd, EPOLL_CTL_DEL, l->fd, NULL);
+        if (l->tcp)
+            close(l->fd);   /* Unix listeners are shared: main closes them */
+    }
+    conn *next;
+    for (conn *c = L->head.next; c != &L->head; c = next) {
+        next = c->next;
+        if (c->state != ST_OPEN)
+            continue;
+        if (sbuf_pending(&c->out) == 0) {
+            conn_close(L, c, DROP_DRAIN);   /* idle, or only a partial request */
+        } else {
+            c->state = ST_CLOSING;           /* finish the response, then close */
+            conn_set_events(L, c);
+        }
+    }
+}
+
+void *worker_main(void *arg) {
+    worker *w = arg;
+    loop *L = calloc(1, sizeof *L);
+    if (!L)
+        goto out;
+    L->w = w;
+    L->head.next = L->head.prev = &L->head;
+    L->hl.max_line = w->cfg->max_head;
+    L->hl.max_head = w->cfg->max_head;
+    L->hl.max_fields = 100;
+    L->rl.max_bulk = 1024;
+    L->rl.max_inline = 4096;
+    L->rl.max_args = RESP_MAX_ARGS;
+    size_t resp_max = RESP_MAX_ARGS * (L->rl.max_bulk + 16) + 16;
+    L->in_cap = (w->cfg->max_head > resp_max ? w->cfg->max_head : resp_max) + 1;
+    L->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (L->epfd < 0 || scratch_init(&L->sc, w->cfg) < 0) {
+        log_err("worker %d: cannot start: %s", w->id, strerror(errno));
+        goto out;
+    }
+    for (int i = 0; i < w->nlisteners; i++) {
+        L->lobj[i].kind = K_LISTEN;
+        L->lobj[i].l = &w->listeners[i];
+        struct epoll_event e = {.events = EPOLLIN | (w->listeners[i].tcp ? 0 : EPOLLEXCLUSIVE),
+                                .data.ptr = &L->lobj[i]};
+        epoll_ctl(L->epfd, EPOLL_CTL_ADD, w->listeners[i].fd, &e);
+    }
+    L->wake_kind = K_WAKE;
+    struct epoll_event we = {.events = EPOLLIN, .data.ptr = &L->wake_kind};
+    epoll_ctl(L->epfd, EPOLL_CTL_ADD, w->wake_fd, &we);
+    L->now = mono_ms();
+    if (atomic_load(&g_draining))
+        start_drain(L);
+    int64_t last_sweep = L->now;
+    struct epoll_event evs[64];
+    while (!L->draining || L->nconns > 0) {
+        int n = epoll_wait(L->epfd, evs, 64, TICK_MS);
+        L->now = mono_ms();
+        int wake = 0;
+        for (int i = 0; i < n; i++) {
+            int kind = *(int *)evs[i].data.ptr;
+            if (kind == K_WAKE) {
+                wake = 1;   /* after the batch: draining closes connections */
+            } else if (kind == K_LISTEN) {
+                if (!L->draining)
+                    do_accept(L, ((lst_obj *)evs[i].data.ptr)->l);
+            } else {
+                conn *c = evs[i].data.ptr;
+                /* Only c's own events close c inside a batch (each connection
+                 * appears once in it), so c is valid here. */
+                if (evs[i].events & (EPOLLERR | EPOLLHUP) && !(evs[i].events & EPOLLIN)) {
+                    conn_close(L, c, -1);
+                    continue;
+                }
+                if (evs[i].events & EPOLLIN) {
+                    conn_readable(L, c);
+                } else if (evs[i].events & EPOLLOUT) {
+                    conn_flush(L, c);
+                }
+            }
+        }
+        if (!L->draining && (wake || atomic_load(&g_draining)))
+            start_drain(L);
+        if (L->now - last_sweep >= TICK_MS) {
+            sweep(L);
+            last_sweep = L->now;
+        }
+    }
+out:
+    if (L) {
+        while (L->head.next != &L->head)
+            conn_close(L, L->head.next, DROP_DRAIN);
+        if (L->epfd >= 0)
+            close(L->epfd);
+        scratch_free(&L->sc);
+        free(L);
+    }
+    atomic_fetch_sub(&g_workers_live, 1);
+    return NULL;
+}
