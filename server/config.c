@@ -42,6 +42,8 @@ static const char usage[] =
     "      on-exhausted=error|wait|advance        when a ms is full\n"
     "      on-behind=error|wait|keep|reset        when the clock is behind the last ID\n"
     "      wait-max-ms=MS  behind-allow-ms=MS  per-ms-cap=N (uid11)\n"
+    "      Defaults are the library's, except ulid-flake and ulid-flake-scalable:\n"
+    "      on-exhausted=wait (so that a batch does not fail when a ms is full)\n"
     "\n"
     "Limits:\n"
     "  --threads N              worker threads, one epoll loop each (default: CPUs online)\n"
@@ -242,6 +244,11 @@ int config_parse(int argc, char **argv, server_config *c) {
         c->gen[f].format = (toid_format)f;
         c->gen[f].epoch_ms = TOID_EPOCH_DEFAULT;
     }
+    /* The server's one default that differs from the library's: a batch of
+     * ulid-flake IDs waits for the next ms rather than failing when the ms's
+     * random space runs out (--gen ulid-flake:on-exhausted=error restores it). */
+    c->gen[TOID_ULID_FLAKE].on_exhausted = TOID_EXHAUSTED_WAIT;
+    c->gen[TOID_ULID_FLAKE_SCALABLE].on_exhausted = TOID_EXHAUSTED_WAIT;
     int opt;
     unsigned long long v;
     opterr = 0;

@@ -30,6 +30,7 @@ enum { ST_OPEN, ST_CLOSING, ST_LINGER };
 #define HIGH_WATER (64 * 1024)  /* stop reading requests above this much pending output */
 #define LINGER_MS 2000          /* after our FIN, how long to drain the peer's input */
 #define TICK_MS 250
+#define MAX_REFUSING 64         /* refused connections lingering per worker */
 
 typedef struct lst_obj {
     int kind;
@@ -42,6 +43,7 @@ typedef struct conn {
     int proto;
     int state;
     int peer_eof;
+    int counted;               /* counts toward --max-connections (not a refusal) */
     uint32_t events;           /* registered epoll events */
     char *in;
     size_t in_len;
@@ -60,6 +62,7 @@ typedef struct loop {
     int wake_kind;
     conn head;                 /* list sentinel */
     long nconns;
+    long nrefusing;            /* refused connections lingering to deliver the refusal */
     size_t in_cap;
     http_limits hl;
     resp_limits rl;
@@ -79,8 +82,12 @@ static void conn_close(loop *L, conn *c, int drop_reason) {
     c->prev->next = c->next;
     c->next->prev = c->prev;
     L->nconns--;
-    atomic_fetch_sub(&g_open_total, 1);
-    atomic_fetch_sub_explicit(&g_metrics.open[c->proto], 1, memory_order_relaxed);
+    if (c->counted) {
+        atomic_fetch_sub(&g_open_total, 1);
+        atomic_fetch_sub_explicit(&g_metrics.open[c->proto], 1, memory_order_relaxed);
+    } else {
+        L->nrefusing--;
+    }
     free(c->in);
     sbuf_free(&c->out);
     free(c);
@@ -258,23 +265,25 @@ static void do_accept(loop *L, worker_listener *l) {
                 log_warn("accept: %s", strerror(errno));
             return;
         }
+        int counted = 1;
         if (atomic_fetch_add(&g_open_total, 1) >= (long)cfg->max_connections) {
             atomic_fetch_sub(&g_open_total, 1);
-            const char *msg = l->proto == PROTO_HTTP ? http_refusal : resp_refusal;
-            ssize_t w = send(fd, msg, strlen(msg), MSG_NOSIGNAL | MSG_DONTWAIT);
-            (void)w;
-            close(fd);
             METRIC_ADD(refused[l->proto], 1);
             log_warn("%s: connection refused: --max-connections (%u) reached",
                      proto_name[l->proto], cfg->max_connections);
-            continue;
+            if (L->nrefusing >= MAX_REFUSING) {
+                close(fd);
+                continue;
+            }
+            counted = 0;   /* kept briefly to deliver the refusal, then closed */
         }
         conn *c = calloc(1, sizeof *c);
         char *in = c ? malloc(L->in_cap) : NULL;
         if (!in) {
             free(c);
             close(fd);
-            atomic_fetch_sub(&g_open_total, 1);
+            if (counted)
+                atomic_fetch_sub(&g_open_total, 1);
             log_err("out of memory for a connection");
             return;
         }
@@ -295,7 +304,8 @@ static void do_accept(loop *L, worker_listener *l) {
             close(fd);
             free(in);
             free(c);
-            atomic_fetch_sub(&g_open_total, 1);
+            if (counted)
+                atomic_fetch_sub(&g_open_total, 1);
             return;
         }
         c->next = L->head.next;
@@ -303,6 +313,15 @@ static void do_accept(loop *L, worker_listener *l) {
         L->head.next->prev = c;
         L->head.next = c;
         L->nconns++;
+        c->counted = counted;
+        if (!counted) {
+            L->nrefusing++;
+            const char *msg = l->proto == PROTO_HTTP ? http_refusal : resp_refusal;
+            sbuf_add(&c->out, msg, strlen(msg));
+            c->state = ST_CLOSING;
+            conn_flush(L, c);
+            continue;
+        }
         METRIC_ADD(open[l->proto], 1);
         METRIC_ADD(accepted[l->proto], 1);
     }

@@ -1,0 +1,457 @@
+#!/usr/bin/env bash
+# Black-box tests of toidd, the ID server.
+#   usage: run_server_tests.sh TOIDD_BINARY
+# Starts toidd on ephemeral loopback ports (port 0, read back from its log;
+# never a non-loopback address) with a temporary state directory, and talks
+# to it with curl, redis-cli, redis-benchmark and bash's /dev/tcp:
+# every endpoint and command, malformed requests, limits and timeouts, the
+# state directory (lock, restart, kill -9, clock behind the mark, corrupt and
+# missing state), SIGTERM drain, and 1,000,000 IDs fetched concurrently over
+# both protocols without a duplicate. Every wait is bounded.
+# Needs bash, curl, redis-cli, redis-benchmark, coreutils, grep, awk.
+# Prints "N passed, N failed" last; exits non-zero on any failure.
+set -u
+export LC_ALL=C
+
+if [ $# -ne 1 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TOIDD_BINARY" >&2
+    exit 2
+fi
+TOIDD=$1
+WORK=$(mktemp -d)
+SERVER_PIDS=""
+passed=0
+failed=0
+
+cleanup() {
+    for p in $SERVER_PIDS; do
+        kill -KILL "$p" 2>/dev/null
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+pass() { passed=$((passed + 1)); }
+fail() {
+    failed=$((failed + 1))
+    printf 'FAIL: %s\n' "$*"
+}
+check() {   # check DESCRIPTION COMMAND...
+    local what=$1
+    shift
+    if "$@"; then pass; else fail "$what"; fi
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit $?
+}
+
+for tool in curl redis-cli redis-benchmark timeout; do
+    if ! command -v "$tool" >/dev/null; then
+        fail "$tool is not installed (see the README's install command)"
+        finish
+    fi
+done
+
+FORMATS="ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7"
+
+# start NAME ARGS... : starts toidd in the background; sets PID, HP, RP (the
+# ports) and LOG. Returns 1 if it did not start within 10 s.
+start() {
+    local name=$1
+    shift
+    LOG=$WORK/$name.log
+    "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>"$LOG" &
+    PID=$!
+    SERVER_PIDS="$SERVER_PIDS $PID"
+    local i
+    for i in $(seq 100); do
+        if grep -q ' started: ' "$LOG"; then
+            HP=$(sed -n 's/.*listening: http 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
+            RP=$(sed -n 's/.*listening: resp 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
+            return 0
+        fi
+        kill -0 "$PID" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# stop: SIGTERM, wait (bounded), sets STATUS.
+stop() {
+    kill -TERM "$PID" 2>/dev/null
+    waitfor "$PID"
+}
+
+# waitfor PID: waits at most 15 s for it to exit; STATUS = its exit status.
+waitfor() {
+    local i
+    for i in $(seq 150); do
+        if ! kill -0 "$1" 2>/dev/null; then
+            wait "$1"
+            STATUS=$?
+            return 0
+        fi
+        sleep 0.1
+    done
+    kill -KILL "$1" 2>/dev/null
+    wait "$1"
+    STATUS=timeout
+    return 1
+}
+
+# run_expect_fail NAME ARGS...: toidd must exit non-zero within 10 s; LOG.
+run_expect_fail() {
+    local name=$1
+    shift
+    LOG=$WORK/$name.log
+    timeout 10 "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 1 "$@" 2>"$LOG" >/dev/null
+    STATUS=$?
+    [ "$STATUS" -ne 0 ] && [ "$STATUS" -ne 124 ]
+}
+
+H() { curl -s --max-time 10 "$@"; }
+code() { curl -s --max-time 10 -o /dev/null -w '%{http_code}' "$@"; }
+R() { timeout 10 redis-cli -p "$RP" "$@"; }
+
+# raw PORT DATA: sends DATA (printf %b escapes) on one TCP connection and
+# prints everything the server sends until it closes (at most 5 s).
+raw() {
+    timeout 5 bash -c 'trap "" PIPE; exec 3<>/dev/tcp/127.0.0.1/$0 || exit 1; printf "%b" "$1" >&3 2>/dev/null; cat <&3' "$1" "$2"
+}
+
+# strictly_increasing FILE: every line sorts strictly after the one before.
+strictly_increasing() { sort -c -u "$1" 2>/dev/null; }
+nodups() { [ -z "$(sort "$@" | uniq -d | head -1)" ]; }
+
+# ---------------------------------------------------------------- command line
+check "--help exits 0 and lists --state-dir" bash -c '"$0" --help | grep -q -- "--state-dir"' "$TOIDD"
+"$TOIDD" --no-such-flag >/dev/null 2>&1
+check "an unknown flag exits 2" [ $? -eq 2 ]
+"$TOIDD" --http 127.0.0.1:0 >/dev/null 2>"$WORK/nostate.err"
+check "no --state-dir exits 2" [ $? -eq 2 ]
+check "no --state-dir says why" grep -q -- "--state-dir DIR is required" "$WORK/nostate.err"
+"$TOIDD" --no-state --gen nanoflake:node=5000 >/dev/null 2>&1
+check "a generator id out of range is refused" [ $? -eq 2 ]
+"$TOIDD" --no-state --max-count 100000 --max-output-bytes 65536 >/dev/null 2>&1
+check "an output limit below one response is refused" [ $? -eq 2 ]
+
+# ---------------------------------------------------------------- the server
+ST=$WORK/state
+mkdir -p "$ST"
+if ! start main --state-dir "$ST" --gen nanoflake:node=7 --http-unix "$WORK/http.sock" \
+        --resp-unix "$WORK/resp.sock" --request-timeout-ms 1000 --write-timeout-ms 1000; then
+    fail "toidd did not start"
+    cat "$LOG"
+    finish
+fi
+pass
+MAIN_PID=$PID
+
+# ---------------------------------------------------------------- HTTP endpoints
+check "GET /healthz" [ "$(H "127.0.0.1:$HP/healthz")" = ok ]
+for f in $FORMATS; do
+    id=$(H "127.0.0.1:$HP/v1/new/$f")
+    check "GET /v1/new/$f gives one ID" [ "$(printf '%s\n' "$id" | wc -l)" -eq 1 -a -n "$id" ]
+    js=$(H "127.0.0.1:$HP/v1/inspect/$f/$id")
+    check "GET /v1/inspect/$f/ID round trip" grep -q "\"format\":\"$f\",\"text\":\"" <<<"$js"
+    H "127.0.0.1:$HP/v1/new/$f?count=1000" >"$WORK/batch.$f"
+    check "/v1/new/$f?count=1000: 1000 lines" [ "$(wc -l <"$WORK/batch.$f")" -eq 1000 ]
+    check "/v1/new/$f?count=1000: strictly increasing" strictly_increasing "$WORK/batch.$f"
+    j=$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/$f?count=3")
+    check "/v1/new/$f JSON array of 3" grep -Eq '^\["[^"]+","[^"]+","[^"]+"\]$' <<<"$j"
+done
+check "nanoflake uses the configured generator id" \
+    grep -q '"generator":7' <<<"$(H "127.0.0.1:$HP/v1/inspect/nanoflake/$(H "127.0.0.1:$HP/v1/new/nanoflake")")"
+check "auto-detected inspect (ulid)" grep -q '"format":"ulid","text":"01ARZ3NDEKTSV4RRFFQ69G5FAV","unix_ms":1469922850259' \
+    <<<"$(H "127.0.0.1:$HP/v1/inspect/01ARZ3NDEKTSV4RRFFQ69G5FAV")"
+u=$(H "127.0.0.1:$HP/v1/new/uuidv7")
+check "auto-detected inspect (uuidv7)" grep -q '"format":"uuidv7"' <<<"$(H "127.0.0.1:$HP/v1/inspect/$u")"
+check "inspect: a bad character is 400 with its position" \
+    [ "$(H -w ' %{http_code}' "127.0.0.1:$HP/v1/inspect/ulid/01ARZ3NDEKTSV4RRFFQ69G5FA_")" = \
+      '{"error":"char","message":"bad character","position":25}
+ 400' ]
+check "inspect: undetectable is 400" [ "$(code "127.0.0.1:$HP/v1/inspect/xyz-")" = 400 ]
+check "inspect: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/inspect/nope/abc")" = 404 ]
+check "new: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/new/nope")" = 404 ]
+check "new: count=0 is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=0")" = 400 ]
+check "new: count=10001 is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=10001")" = 400 ]
+check "new: count=10000 is 200" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=10000")" = 200 ]
+check "new: count=abc is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=abc")" = 400 ]
+check "new: an unknown parameter is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?n=3")" = 400 ]
+check "an unknown path is 404" [ "$(code "127.0.0.1:$HP/nope")" = 404 ]
+check "POST is 405" [ "$(code -X POST "127.0.0.1:$HP/healthz")" = 405 ]
+check "HEAD /healthz is 200" [ "$(code -I "127.0.0.1:$HP/healthz")" = 200 ]
+fj=$(H "127.0.0.1:$HP/v1/formats")
+for f in $FORMATS; do
+    check "/v1/formats lists $f" grep -q "\"name\":\"$f\"" <<<"$fj"
+done
+m=$(H "127.0.0.1:$HP/metrics")
+check "/metrics counts IDs issued" grep -Eq '^toidd_ids_issued_total\{format="ulid"\} [1-9][0-9]*$' <<<"$m"
+check "/metrics counts responses by status" grep -Eq '^toidd_http_responses_total\{status="404"\} [1-9]' <<<"$m"
+check "/metrics has open connections" grep -q '^toidd_connections_open{protocol="http"} ' <<<"$m"
+check "/metrics has clock regressions" grep -q '^toidd_clock_regressions_total{format="uuidv7"} ' <<<"$m"
+check "/metrics has waits" grep -q '^toidd_clock_waits_total{format="nanoflake"} ' <<<"$m"
+
+# keep-alive and pipelining: three requests in one write, one connection
+out=$(raw "$HP" 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/new/ulid?count=2 HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+check "pipelining: three responses on one connection" [ "$(grep -c '^HTTP/1.1 200 OK' <<<"$out")" -eq 3 ]
+check "curl reuses the connection (keep-alive)" bash -c \
+    'curl -sv --max-time 10 "127.0.0.1:$0/healthz" "127.0.0.1:$0/healthz" 2>&1 | grep -q "Re-using existing connection"' "$HP"
+out=$(raw "$HP" 'GET /healthz HTTP/1.0\r\n\r\n')
+check "HTTP/1.0 without keep-alive is closed after the response" grep -q 'Connection: close' <<<"$out"
+
+# ---------------------------------------------------------------- malformed HTTP
+bad_http() {   # bad_http DESCRIPTION EXPECTED_STATUS DATA
+    local out
+    out=$(raw "$HP" "$3" | head -1)
+    check "malformed: $1 -> $2" [ "${out%$'\r'}" = "HTTP/1.1 $2 $(reason "$2")" ]
+}
+reason() {
+    case $1 in
+    400) echo "Bad Request" ;; 408) echo "Request Timeout" ;; 413) echo "Content Too Large" ;;
+    414) echo "URI Too Long" ;; 431) echo "Request Header Fields Too Large" ;;
+    501) echo "Not Implemented" ;; 505) echo "HTTP Version Not Supported" ;;
+    esac
+}
+bad_http "bare LF" 400 'GET /healthz HTTP/1.1\nHost: x\n\n'
+bad_http "no Host in HTTP/1.1" 400 'GET /healthz HTTP/1.1\r\n\r\n'
+bad_http "two Hosts" 400 'GET /healthz HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n'
+bad_http "HTTP/2.0" 505 'GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n'
+bad_http "HTTP/1.x garbage" 400 'GET /healthz HTTP/1.x\r\nHost: x\r\n\r\n'
+bad_http "bad method" 400 'G@T /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
+bad_http "absolute-form target" 400 'GET http://x/healthz HTTP/1.1\r\nHost: x\r\n\r\n'
+bad_http "space in target" 400 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n'
+bad_http "obs-fold" 400 'GET /healthz HTTP/1.1\r\nHost: x\r\n folded\r\n\r\n'
+bad_http "space before colon" 400 'GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n'
+bad_http "control character in a value" 400 'GET /healthz HTTP/1.1\r\nHost: x\001y\r\n\r\n'
+bad_http "Transfer-Encoding" 501 'GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+bad_http "a body" 413 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'
+bad_http "bad Content-Length" 400 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n'
+bad_http "two Content-Lengths" 400 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n'
+long=$(printf 'a%.0s' $(seq 9000))
+bad_http "request line too long" 414 "GET /$long HTTP/1.1\r\nHost: x\r\n\r\n"
+bad_http "head too large" 431 "GET /healthz HTTP/1.1\r\nHost: x\r\nX: $long\r\n\r\n"
+bad_http "binary garbage" 400 '\x00\x01\x02\xff\r\n\r\n'
+many=$(for i in $(seq 120); do printf 'X%d: y\\r\\n' "$i"; done)
+bad_http "too many header fields" 431 "GET /healthz HTTP/1.1\r\nHost: x\r\n$many\r\n"
+out=$(raw "$HP" 'GET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+check "a 404 keeps the connection usable" [ "$(grep -c '^HTTP/1.1 ' <<<"$out")" -eq 2 ]
+check "the server survived the malformed requests" [ "$(H "127.0.0.1:$HP/healthz")" = ok ]
+
+# ---------------------------------------------------------------- RESP
+check "PING" [ "$(R PING)" = PONG ]
+check "PING message" [ "$(R PING hello)" = hello ]
+for f in $FORMATS; do
+    id=$(R ID.NEW "$f")
+    check "ID.NEW $f" [ -n "$id" ]
+    check "ID.INSPECT $f ID" grep -q "\"format\":\"$f\",\"text\":\"$id\"" <<<"$(R ID.INSPECT "$f" "$id")"
+    R ID.NEW "$f" 500 >"$WORK/rbatch.$f"
+    check "ID.NEW $f 500: 500 IDs, strictly increasing" \
+        bash -c '[ "$(wc -l <"$0")" -eq 500 ] && sort -c -u "$0"' "$WORK/rbatch.$f"
+done
+check "ID.INSPECT detects" grep -q '"format":"ulid"' <<<"$(R ID.INSPECT 01ARZ3NDEKTSV4RRFFQ69G5FAV)"
+check "ID.INSPECT bad id is an error" grep -q '^ERR invalid id: bad character at position 25' \
+    <<<"$(R ID.INSPECT ulid 01ARZ3NDEKTSV4RRFFQ69G5FA_)"
+check "ID.NEW unknown format is an error" grep -q "^ERR unknown format 'nope'" <<<"$(R ID.NEW nope)"
+check "ID.NEW count 0 is an error" grep -q '^ERR count must be' <<<"$(R ID.NEW ulid 0)"
+check "ID.NEW count 10001 is an error" grep -q '^ERR count must be' <<<"$(R ID.NEW ulid 10001)"
+check "ID.NEW without a format is an error" grep -q '^ERR wrong number of arguments' <<<"$(R ID.NEW)"
+check "an unknown command is an error" grep -q "^ERR unknown command 'FLUSHALL'" <<<"$(R FLUSHALL)"
+check "HELLO (RESP2)" grep -q '^toidd$' <<<"$(R HELLO 2)"
+check "HELLO 3 is NOPROTO" grep -q '^NOPROTO' <<<"$(R HELLO 3)"
+check "COMMAND COUNT" [ "$(R COMMAND COUNT)" = 7 ]
+check "COMMAND lists ID.NEW" grep -q '^id.new$' <<<"$(R COMMAND)"
+check "CONFIG GET save" [ "$(R CONFIG GET save | head -1)" = save ]
+check "CONFIG GET unknown is empty" [ -z "$(R CONFIG GET nothing)" ]
+check "QUIT" [ "$(R QUIT)" = OK ]
+out=$(raw "$RP" 'PING\r\nid.new ulid\r\nFOO\r\nPING\r\nQUIT\r\n')
+check "inline commands, an error keeps the connection" \
+    [ "$(tr -d '\r' <<<"$out" | sed -n '1p;2p;4p;5p;6p' | tr '\n' '|')" = "+PONG|\$26|-ERR unknown command 'FOO'|+PONG|+OK|" ]
+out=$(raw "$RP" '*2\r\n$4\r\nPING\r\n$2\r\nhi\r\n*1\r\n$4\r\nQUIT\r\n')
+check "multibulk" [ "$(tr -d '\r' <<<"$out" | tr '\n' '|')" = '$2|hi|+OK|' ]
+for bad in '*1\r\n$x\r\n' '*99999\r\n' '*1\r\n$99999\r\n' '*1\r\n$4\r\nPINGxx' '*x\r\n'; do
+    out=$(raw "$RP" "$bad")
+    check "RESP protocol error for $bad" grep -q '^-ERR Protocol error' <<<"$out"
+done
+longline=$(printf 'a%.0s' $(seq 5000))
+check "an inline request too long" grep -q '^-ERR Protocol error' <<<"$(raw "$RP" "$longline")"
+check "the server survived the RESP errors" [ "$(R PING)" = PONG ]
+if timeout 30 redis-benchmark -p "$RP" -n 2000 -c 4 -q ID.NEW ulid >"$WORK/bench.out" 2>&1; then
+    check "redis-benchmark runs ID.NEW" grep -q 'requests per second' "$WORK/bench.out"
+else
+    fail "redis-benchmark failed: $(head -3 "$WORK/bench.out")"
+fi
+if timeout 30 redis-benchmark -p "$RP" -n 2000 -c 4 -q -t ping >"$WORK/bench2.out" 2>&1; then
+    check "redis-benchmark -t ping" grep -q 'PING_MBULK' "$WORK/bench2.out"
+else
+    fail "redis-benchmark -t ping failed: $(head -3 "$WORK/bench2.out")"
+fi
+
+# ---------------------------------------------------------------- Unix sockets
+check "HTTP over a Unix socket" [ "$(H --unix-socket "$WORK/http.sock" http://x/healthz)" = ok ]
+check "RESP over a Unix socket" [ "$(timeout 10 redis-cli -s "$WORK/resp.sock" PING)" = PONG ]
+
+# ---------------------------------------------------------------- limits, timeouts
+# slowloris: a request head that never ends is cut off with a 408
+start_ns=$(date +%s%N)
+out=$(timeout 8 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0; printf "GET /healthz HTTP/1.1\r\nHost: x\r\n" >&3;
+      for i in 1 2 3 4 5 6; do printf "X-$i: y\r\n" >&3 2>/dev/null || break; sleep 0.5; done >/dev/null 2>&1 & cat <&3' "$HP")
+el=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+check "slowloris: cut off with 408" grep -q '^HTTP/1.1 408' <<<"$out"
+check "slowloris: within the request timeout (+ slack), took ${el} ms" [ "$el" -lt 4000 ]
+check "a probe is answered meanwhile" [ "$(H "127.0.0.1:$HP/healthz")" = ok ]
+# a partial RESP command is dropped after the request timeout
+out=$(timeout 5 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0; printf "*2\r\n\$4\r\nPI" >&3; cat <&3; echo closed' "$RP")
+check "partial RESP command: connection closed" [ "$out" = closed ]
+# a client that does not read its responses is dropped after the write timeout
+timeout 8 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0;
+    for i in $(seq 60); do printf "GET /v1/new/uuidv7?count=10000 HTTP/1.1\r\nHost: x\r\n\r\n"; done >&3; sleep 4' "$HP"
+check "a client that reads nothing is dropped" \
+    grep -Eq '^toidd_connections_dropped_total\{reason="write_timeout"\} [1-9]' <<<"$(H "127.0.0.1:$HP/metrics")"
+check "the server still answers" [ "$(R PING)" = PONG ]
+
+# ---------------------------------------------------------------- concurrency
+# 1,000,000 IDs: 4 HTTP clients (15 x 10,000 each, one connection each) and
+# 2 RESP clients (20 x 10,000 each) at once; no duplicates; each connection's
+# IDs strictly increasing.
+urls=""
+for i in $(seq 15); do urls="$urls 127.0.0.1:$HP/v1/new/ulid?count=10000"; done
+cpids=""
+for c in 1 2 3 4; do
+    # shellcheck disable=SC2086
+    curl -s --max-time 60 $urls >"$WORK/conc.http.$c" &
+    cpids="$cpids $!"
+done
+for c in 1 2; do
+    timeout 60 redis-cli -p "$RP" -r 20 ID.NEW ulid 10000 >"$WORK/conc.resp.$c" &
+    cpids="$cpids $!"
+done
+for p in $cpids; do wait "$p"; done
+total=$(cat "$WORK"/conc.* | wc -l)
+check "1,000,000 IDs fetched concurrently (got $total)" [ "$total" -eq 1000000 ]
+check "no duplicate among them" nodups "$WORK"/conc.*
+for f in "$WORK"/conc.*; do
+    check "strictly increasing per connection ($(basename "$f"))" strictly_increasing "$f"
+done
+
+# ---------------------------------------------------------------- the state directory
+run_expect_fail second --state-dir "$ST" --gen nanoflake:node=7
+check "a second instance on the same node is refused" grep -q 'nanoflake node 7 is in use by another toidd\|is in use by another toidd' "$LOG"
+run_expect_fail second-nano --state-dir "$ST" --formats nanoflake --gen nanoflake:node=7
+check "... with a clear message" grep -q 'nanoflake node 7 is in use by another toidd' "$LOG"
+ST2=$WORK/state2
+mkdir -p "$ST2"
+if start other-node --state-dir "$ST2" --formats nanoflake --gen nanoflake:node=8; then
+    pass
+    check "another node in another directory runs beside it" [ "$(R PING)" = PONG ]
+    stop
+else
+    fail "a second instance with another node did not start"
+fi
+
+# SIGTERM: drain, exit 0, and the mark is lowered to the last ID
+PID=$MAIN_PID
+LOG=$WORK/main.log
+H "127.0.0.1:$(sed -n 's/.*listening: http 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)/v1/new/nanoflake?count=10000" >"$WORK/before.nano"
+stop
+check "SIGTERM: exit 0 (got $STATUS)" [ "$STATUS" = 0 ]
+check "SIGTERM: logged the drain" grep -q 'SIGTERM: draining' "$LOG"
+check "SIGTERM: the Unix sockets are removed" [ ! -e "$WORK/http.sock" ]
+
+# restart: no ID repeats, and the new ones come after the old ones
+if start restart --state-dir "$ST" --gen nanoflake:node=7; then
+    pass
+    H "127.0.0.1:$HP/v1/new/nanoflake?count=10000" >"$WORK/after.nano"
+    check "restart: no ID repeated" nodups "$WORK/before.nano" "$WORK/after.nano"
+    check "restart: the new IDs are after the old ones" \
+        [ "$(tail -1 "$WORK/before.nano")" \< "$(head -1 "$WORK/after.nano")" ]
+    # kill -9 at once after fetching, in a loop; restart at once each time
+    cp "$WORK/after.nano" "$WORK/k9.all"
+    ok=1
+    for round in 1 2 3 4 5; do
+        H "127.0.0.1:$HP/v1/new/nanoflake?count=5000" >>"$WORK/k9.all"
+        R ID.NEW nanoflake 5000 >>"$WORK/k9.all"
+        kill -KILL "$PID"
+        wait "$PID" 2>/dev/null
+        if ! start "k9-$round" --state-dir "$ST" --gen nanoflake:node=7; then
+            ok=0
+            fail "restart after kill -9 (round $round): $(tail -1 "$LOG")"
+            break
+        fi
+    done
+    check "kill -9 then restart, 5 rounds" [ $ok -eq 1 ]
+    H "127.0.0.1:$HP/v1/new/nanoflake?count=5000" >>"$WORK/k9.all"
+    check "kill -9 rounds: $(wc -l <"$WORK/k9.all") IDs, none repeated" nodups "$WORK/k9.all"
+    check "kill -9 rounds: strictly increasing across restarts" strictly_increasing "$WORK/k9.all"
+    # a far reservation, then kill -9: the clock is behind the mark at start
+    stop
+    if start far --state-dir "$ST" --formats ulid --reserve-ms 600000; then
+        H "127.0.0.1:$HP/v1/new/ulid" >/dev/null
+        kill -KILL "$PID"
+        wait "$PID" 2>/dev/null
+        run_expect_fail behind --state-dir "$ST" --formats ulid --clock-wait-max-ms 500
+        check "clock behind the mark: refused" grep -q 'the clock is [0-9]* ms behind the high-water mark of ulid node 0' "$LOG"
+        check "clock behind the mark: exit 1" [ "$STATUS" -eq 1 ]
+        if start reset --state-dir "$ST" --formats ulid --reset-state; then
+            pass
+            check "--reset-state: logged" grep -q 'reset on request' "$LOG"
+            stop
+        else
+            fail "--reset-state did not start: $(tail -1 "$LOG")"
+        fi
+    else
+        fail "start with --reserve-ms 600000"
+    fi
+else
+    fail "restart after SIGTERM: $(tail -1 "$LOG")"
+fi
+
+# corrupt and missing state
+printf 'toidd-mark 1\nformat ulid\nnode 0\nepoch_ms 0\nissued_up_to_ms 1\ncheck 0000000000000000\n' >"$ST/ulid-0.mark"
+run_expect_fail corrupt --state-dir "$ST" --formats ulid
+check "a corrupt mark is refused" grep -q 'ulid-0.mark is corrupt' "$LOG"
+rm -f "$ST/ulid-0.mark"
+run_expect_fail missing --state-dir "$ST" --formats ulid
+check "a missing mark (lock file present) is refused" grep -q 'ulid-0.mark is missing' "$LOG"
+if start recover --state-dir "$ST" --formats ulid --reset-state; then
+    pass
+    stop
+else
+    fail "--reset-state after a missing mark"
+fi
+run_expect_fail epoch --state-dir "$ST" --formats nanoflake --gen nanoflake:node=7,epoch=2020-01-01T00:00:00Z
+check "another epoch than the mark's is refused" grep -q 'written for another epoch' "$LOG"
+run_expect_fail nodir --state-dir "$WORK/nonexistent"
+check "a missing state directory is refused" grep -q 'state directory .*nonexistent' "$LOG"
+
+# connection limit; second SIGTERM
+mkdir -p "$WORK/state3"
+if start limit --state-dir "$WORK/state3" --max-connections 2; then
+    exec 5<>"/dev/tcp/127.0.0.1/$HP"
+    exec 6<>"/dev/tcp/127.0.0.1/$RP"
+    sleep 0.3
+    out=$(raw "$HP" 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')
+    check "beyond --max-connections: a clean 503" grep -q '^HTTP/1.1 503' <<<"$out"
+    check "beyond --max-connections (RESP): an error" grep -q '^-ERR max number of clients' <<<"$(raw "$RP" 'PING\r\n')"
+    exec 5>&- 6>&-
+    sleep 0.3
+    check "below the limit again: answered" [ "$(R PING)" = PONG ]
+    # a held connection with a pending response keeps the drain busy; a
+    # second SIGTERM exits at once
+    exec 5<>"/dev/tcp/127.0.0.1/$HP"
+    for i in $(seq 40); do printf 'GET /v1/new/uuidv7?count=10000 HTTP/1.1\r\nHost: x\r\n\r\n'; done >&5
+    sleep 0.3
+    kill -TERM "$PID"
+    sleep 0.3
+    kill -TERM "$PID"
+    waitfor "$PID"
+    check "a second SIGTERM exits at once (status $STATUS)" [ "$STATUS" = 1 ]
+    check "... and says so" grep -q 'second signal' "$LOG"
+    exec 5>&-
+else
+    fail "start with --max-connections 2"
+fi
+
+finish
