@@ -225,6 +225,7 @@ int cmd_new(int argc, char **argv) {
     rnd.pos = sizeof rnd.buf;          /* empty: the first draw fills it */
     progress pr = {0, 0, 0, 0};
     pr.enabled = isatty(STDERR_FILENO);
+    int tty_out = isatty(STDOUT_FILENO);
     pr.start = pr.last = pr.enabled ? mono_now() : 0;
     uint64_t done = 0;
     int64_t ms = at_ms;
@@ -264,6 +265,8 @@ int cmd_new(int argc, char **argv) {
             out_commit(o);
         }
         done += made;
+        if (tty_out)
+            out_flush();                       /* a person is watching: show each batch */
         if (err < 0) {
             progress_end(&pr);
             if (at_text && err == TOID_ERANGE)
