@@ -54,6 +54,7 @@ typedef struct reply {
     const char *extra;     /* more header lines, each ending in CRLF, or NULL */
     int keep_alive;
     int head;              /* HEAD: no body */
+    int http10;            /* an HTTP/1.0 client: keep-alive must be said */
 } reply;
 
 static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
@@ -61,7 +62,9 @@ static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
     int rc = sbuf_printf(out, "HTTP/1.1 %d %s\r\nServer: toidd\r\n%sContent-Type: %s\r\n"
                               "Content-Length: %zu\r\n%s%s\r\n",
                          r->status, reason(r->status), date_header(), r->ctype, blen,
-                         r->keep_alive ? "" : "Connection: close\r\n", r->extra ? r->extra : "");
+                         r->keep_alive ? (r->http10 ? "Connection: keep-alive\r\n" : "")
+                                       : "Connection: close\r\n",
+                         r->extra ? r->extra : "");
     if (rc == 0 && !r->head)
         rc = sbuf_add(out, body, blen);
     return rc;
@@ -102,7 +105,7 @@ static int error_reply(sbuf *out, scratch *sc, reply r, int json, const char *cl
 }
 
 void http_reply_error(sbuf *out, int status, const char *msg) {
-    reply r = {status, "text/plain; charset=utf-8", NULL, 0, 0};
+    reply r = {status, "text/plain; charset=utf-8", NULL, 0, 0, 0};
     char body[160];
     int n = snprintf(body, sizeof body, "%s\n", msg);
     emit(out, &r, body, (size_t)n < sizeof body ? (size_t)n : sizeof body - 1);
@@ -236,7 +239,8 @@ static int handle_inspect(sbuf *out, scratch *sc, reply r, const char *rest, siz
 
 int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_config *c,
                 int draining) {
-    reply r = {200, "text/plain; charset=utf-8", NULL, req->keep_alive && !draining, 0};
+    reply r = {200, "text/plain; charset=utf-8", NULL, req->keep_alive && !draining, 0,
+               req->minor == 0};
     if (req->has_body) {
         r.status = 413;
         r.keep_alive = 0;

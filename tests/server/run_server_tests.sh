@@ -62,7 +62,8 @@ start() {
     local name=$1
     shift
     LOG=$WORK/$name.log
-    "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>"$LOG" &
+    : >"$LOG"
+    "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>>"$LOG" &
     PID=$!
     SERVER_PIDS="$SERVER_PIDS $PID"
     local i
@@ -201,6 +202,9 @@ check "curl reuses the connection (keep-alive)" bash -c \
     'curl -sv --max-time 10 "127.0.0.1:$0/healthz" "127.0.0.1:$0/healthz" 2>&1 | grep -q "Re-using existing connection"' "$HP"
 out=$(raw "$HP" 'GET /healthz HTTP/1.0\r\n\r\n')
 check "HTTP/1.0 without keep-alive is closed after the response" grep -q 'Connection: close' <<<"$out"
+out=$(raw "$HP" 'GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /healthz HTTP/1.0\r\n\r\n')
+check "HTTP/1.0 keep-alive: said, and the connection reused" \
+    [ "$(grep -c '^Connection: keep-alive' <<<"$out") $(grep -c '^HTTP/1.1 200' <<<"$out")" = "1 2" ]
 
 # ---------------------------------------------------------------- malformed HTTP
 bad_http() {   # bad_http DESCRIPTION EXPECTED_STATUS DATA
@@ -425,6 +429,40 @@ run_expect_fail epoch --state-dir "$ST" --formats nanoflake --gen nanoflake:node
 check "another epoch than the mark's is refused" grep -q 'written for another epoch' "$LOG"
 run_expect_fail nodir --state-dir "$WORK/nonexistent"
 check "a missing state directory is refused" grep -q 'state directory .*nonexistent' "$LOG"
+
+# SIGTERM under load: exit 0, the responses in flight complete, no ID
+# repeated, and after a restart none of them comes again
+mkdir -p "$WORK/state4"
+if start load --state-dir "$WORK/state4" --formats ulid,nanoflake; then
+    urls=""
+    for i in $(seq 40); do urls="$urls 127.0.0.1:$HP/v1/new/nanoflake?count=10000"; done
+    cpids=""
+    for c in 1 2 3; do
+        # shellcheck disable=SC2086
+        curl -s --max-time 30 $urls >"$WORK/load.$c" 2>/dev/null &
+        cpids="$cpids $!"
+    done
+    timeout 30 redis-cli -p "$RP" -r 40 ID.NEW nanoflake 10000 >"$WORK/load.r" 2>/dev/null &
+    cpids="$cpids $!"
+    sleep 0.7
+    stop
+    for p in $cpids; do wait "$p"; done
+    check "SIGTERM under load: exit 0 (got $STATUS)" [ "$STATUS" = 0 ]
+    cat "$WORK"/load.* | grep -E '^[0-9a-z]{13}$' >"$WORK/load.all"
+    n=$(wc -l <"$WORK/load.all")
+    check "SIGTERM under load: only whole responses ($n IDs)" [ $((n % 10000)) -eq 0 ]
+    check "SIGTERM under load: IDs were served" [ "$n" -gt 0 ]
+    check "SIGTERM under load: no ID repeated" nodups "$WORK/load.all"
+    if start load2 --state-dir "$WORK/state4" --formats ulid,nanoflake; then
+        H "127.0.0.1:$HP/v1/new/nanoflake?count=10000" >>"$WORK/load.all"
+        check "SIGTERM under load: none repeated after a restart" nodups "$WORK/load.all"
+        stop
+    else
+        fail "restart after SIGTERM under load: $(tail -1 "$LOG")"
+    fi
+else
+    fail "start for SIGTERM under load"
+fi
 
 # connection limit; second SIGTERM
 mkdir -p "$WORK/state3"
