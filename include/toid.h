@@ -486,10 +486,8 @@ typedef struct toid_gen_config {
 
 #define TOID__UID11_SLOTS 8192
 
-/* A generator: plain data without pointers (it may live in shared memory),
- * owned by the caller. Initialise it with toid_gen_init(); the members are
- * private. */
-typedef struct toid_gen {
+/* A generator's small state (private members). */
+typedef struct toid_gen_head {
     toid_gen_config cfg;        /* resolved */
     int64_t epoch_ms;
     int64_t last_ms;            /* unix ms of the last ID; INT64_MIN before any */
@@ -497,8 +495,17 @@ typedef struct toid_gen {
     uint32_t seq;               /* sequence, counter, or IDs issued in last_ms */
     uint32_t tag;               /* uid11: the tag of last_ms in seen[] */
     uint64_t fork_generation;
+    uint64_t word;              /* the whole state in one word, for the formats updated by CAS */
     int lock;
     uint32_t state;             /* private flags */
+} toid_gen_head;
+
+/* A generator: plain data without pointers (it may live in shared memory),
+ * owned by the caller. Initialise it with toid_gen_init(); the members are
+ * private. Do not copy a generator that is in use: two copies would issue
+ * the same IDs. */
+typedef struct toid_gen {
+    toid_gen_head h;
     uint32_t seen[TOID__UID11_SLOTS]; /* uid11: values issued in last_ms */
 } toid_gen;
 
@@ -541,7 +548,10 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
 
 /*
  * The next ID from g by the clock and the library's CSPRNG: thread-safe
- * (unless TOID_GEN_UNLOCKED), fork-safe, applies the wait policies.
+ * (unless TOID_GEN_UNLOCKED): lock-free compare-and-swap for the formats whose
+ * state fits one word (nanoflake, ulid-flake, ulid-flake-scalable, uid11-seq,
+ * scru160), a short lock otherwise, never held across a system call;
+ * fork-safe; applies the wait policies.
  * toid_gen_next_text writes the canonical text and a NUL (returns its length).
  */
 TOID_API int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status);
@@ -566,7 +576,8 @@ TOID_API int toid_new_text(toid_format f, char *out, size_t out_size);
 TOID_API int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made);
 
 /* Reconfigures the process-wide generator of cfg->format (e.g. its node or
- * epoch; also re-arms a node format in a forked child). */
+ * epoch; also re-arms a node format in a forked child). Not to be called
+ * while other threads generate IDs of that format. */
 TOID_API int toid_configure(const toid_gen_config *cfg);
 
 /* n bytes from the library's per-thread CSPRNG (ChaCha20 keyed from

@@ -33,7 +33,7 @@ static inline void toid__flake13_encode(const uint8_t *bin, char *out) {
  * behaviour): a new ms draws fresh random bits; the same ms adds an n-byte
  * big-endian integer, redrawn while it is 0; past the field's maximum it is
  * the overflow error and nothing changes. */
-static inline int toid__flake_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
+static inline int toid__flake_next(toid_gen_head *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
                                    uint8_t *out, unsigned *status, unsigned rbits, unsigned sid_bits) {
     const uint64_t max_r = (UINT64_C(1) << rbits) - 1;
     uint8_t b[3];
@@ -64,6 +64,16 @@ static inline int toid__flake_next(toid_gen *g, const toid__tick *t, toid_entrop
     memcpy(out, id, 8);
     *status |= TOID__NEW_OR_SAME(t);
     return 0;
+}
+
+/* The state in one word: the last ID (63 bits) and a mark bit. */
+static inline uint64_t toid__flake_pack(const toid_gen_head *g) {
+    return g->last_ms == INT64_MIN ? 0 : toid__load64(g->last) << 1 | 1;
+}
+
+static inline void toid__flake_unpack(uint64_t w, toid_gen_head *g) {
+    toid__store64(g->last, w >> 1);
+    g->last_ms = w ? g->epoch_ms + (int64_t)(w >> 21) : INT64_MIN;
 }
 
 /* 2024-01-01T00:00:00.000Z */

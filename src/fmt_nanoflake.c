@@ -21,8 +21,9 @@ static void nanoflake_encode(const uint8_t *bin, char *out) {
 }
 
 /* Sequence 0 each ms, + 1, exhausted after 4095. No randomness at all. */
-static int nanoflake_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
+static int nanoflake_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx,
                           uint8_t *out, unsigned *status) {
+    (void)seen;
     (void)e;
     (void)ctx;
     uint32_t seq = t->same ? g->seq + 1 : 0;
@@ -51,4 +52,5 @@ const toid__format toid__fmt_nanoflake = {
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
     .next = nanoflake_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_WAIT, .node_bits = 10, .no_entropy = true,
+    .pack = toid__seq_pack, .unpack = toid__seq_unpack,
 };

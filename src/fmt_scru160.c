@@ -67,8 +67,9 @@ static void scru160_encode(const uint8_t *bin, char *out) {
  * microsecond in the top 10 bits and a 6-bit count, never going down);
  * random16 and random80 fresh for every ID. The reserved timestamps 0 and
  * 2^48-1 are never generated. */
-static int scru160_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+static int scru160_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
                         unsigned *status) {
+    (void)seen;
     if (t->ms < 1 || t->ms > (INT64_C(1) << 48) - 2)
         return TOID_ERANGE;
     uint32_t last = (uint32_t)g->last[6] << 8 | g->last[7];
@@ -101,6 +102,18 @@ static int scru160_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, voi
     return 0;
 }
 
+/* The state in one word: 48-bit ms | 16-bit counter (ms 0 is never
+ * generated, so 0 means no ID yet). */
+static uint64_t scru160_pack(const toid_gen_head *g) {
+    return g->last_ms == INT64_MIN ? 0 : (uint64_t)g->last_ms << 16 | (uint32_t)g->last[6] << 8 | g->last[7];
+}
+
+static void scru160_unpack(uint64_t w, toid_gen_head *g) {
+    for (int k = 0; k < 8; k++)
+        g->last[k] = (uint8_t)(w >> (56 - 8 * k));
+    g->last_ms = w ? (int64_t)(w >> 16) : INT64_MIN;
+}
+
 const toid__format toid__fmt_scru160 = {
     .info = {
         .format = TOID_SCRU160, .name = "scru160", .bits = 160, .bin_size = 20,
@@ -114,4 +127,5 @@ const toid__format toid__fmt_scru160 = {
     .has_reserved = true,
     .next = scru160_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 12,  /* 14 on a new ms */
+    .pack = scru160_pack, .unpack = scru160_unpack,
 };

@@ -11,9 +11,9 @@
 #define SLOT_MASK (TOID__UID11_SLOTS - 1u)
 #define TAG_MAX 1023u
 
-static bool seen_has(const toid_gen *g, uint32_t tag, uint32_t r) {
+static bool seen_has(const uint32_t *seen, uint32_t tag, uint32_t r) {
     for (uint32_t i = r & SLOT_MASK;; i = (i + 1) & SLOT_MASK) {
-        uint32_t s = g->seen[i];
+        uint32_t s = seen[i];
         if (s >> 22 != tag)
             return false;
         if ((s & 0x3FFFFFu) == r)
@@ -21,17 +21,17 @@ static bool seen_has(const toid_gen *g, uint32_t tag, uint32_t r) {
     }
 }
 
-static void seen_add(toid_gen *g, uint32_t tag, uint32_t r) {
+static void seen_add(uint32_t *seen, uint32_t tag, uint32_t r) {
     uint32_t i = r & SLOT_MASK;
-    while (g->seen[i] >> 22 == tag)
+    while (seen[i] >> 22 == tag)
         i = (i + 1) & SLOT_MASK;
-    g->seen[i] = tag << 22 | r;
+    seen[i] = tag << 22 | r;
 }
 
 /* 22 uniform random bits per ID; within one ms a value already issued is
  * drawn again, so the generator never repeats itself (sampling without
  * replacement), up to per_ms_cap IDs a ms. */
-static int uid11_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+static int uid11_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
                       unsigned *status) {
     if (t->same && g->seq >= g->cfg.per_ms_cap)
         return TOID_EEXHAUSTED;
@@ -45,16 +45,16 @@ static int uid11_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void 
         if (rc < 0)
             return rc;
         r = (uint32_t)toid__be(b, 3) & 0x3FFFFFu;
-        if (!t->same || !seen_has(g, tag, r))
+        if (!t->same || !seen_has(seen, tag, r))
             break;
     }
     if (!t->same) {
         if (tag == 1)
-            memset(g->seen, 0, sizeof g->seen);   /* the tag wrapped */
+            memset(seen, 0, TOID__UID11_SLOTS * sizeof *seen);   /* the tag wrapped */
         g->tag = tag;
         g->seq = 0;
     }
-    seen_add(g, tag, r);
+    seen_add(seen, tag, r);
     g->seq++;
     uint8_t id[8];
     toid__store64(id, (uint64_t)(t->ms - g->epoch_ms) << 22 | r);

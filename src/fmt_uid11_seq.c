@@ -4,8 +4,9 @@
 #include "gen.h"
 
 /* Sequence 0 each ms, + 1, exhausted after 4095; 10 fresh random bits. */
-static int uid11_seq_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
+static int uid11_seq_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx,
                           uint8_t *out, unsigned *status) {
+    (void)seen;
     uint32_t seq = t->same ? g->seq + 1 : 0;
     if (seq > 4095)
         return TOID_EEXHAUSTED;
@@ -36,4 +37,5 @@ const toid__format toid__fmt_uid11_seq = {
     .fields = {{TOID_FIELD_SEQUENCE, 10, 12}, {TOID_FIELD_RANDOM, 0, 10}},
     .next = uid11_seq_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 2,
+    .pack = toid__seq_pack, .unpack = toid__seq_unpack,
 };

@@ -36,8 +36,9 @@ static void ulid_encode(const uint8_t *bin, char *out) {
 
 /* Same ms: the 80 random bits + 1 with carry; a carry out of them is the
  * spec's overflow error, never a carry into the timestamp. */
-static int ulid_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+static int ulid_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
                      unsigned *status) {
+    (void)seen;
     uint64_t hi, lo;        /* hi: 48-bit ms | top 16 random bits; lo: the other 64 */
     if (t->same) {
         hi = toid__load64(g->last);

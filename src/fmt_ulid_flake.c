@@ -2,8 +2,9 @@
  * | 20-bit random; 13 Crockford base32 symbols; 8 bytes. */
 #include "flake13.h"
 
-static int flake_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+static int flake_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
                       unsigned *status) {
+    (void)seen;
     return toid__flake_next(g, t, e, ctx, out, status, 20, 0);
 }
 
@@ -19,5 +20,6 @@ const toid__format toid__fmt_ulid_flake = {
     .ts_shift = 20, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 20}},
     .next = flake_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
-    .default_on_behind = TOID_BEHIND_ERROR, .max_entropy_bytes = 3, .entropy_per_id = 1,
+    .default_on_behind = TOID_BEHIND_ERROR,
+    .pack = toid__flake_pack, .unpack = toid__flake_unpack, .max_entropy_bytes = 3, .entropy_per_id = 1,
 };

@@ -2,8 +2,9 @@
  * epoch | 15-bit random | 5-bit scalability id; 13 Crockford base32; 8 bytes. */
 #include "flake13.h"
 
-static int flake_scalable_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
+static int flake_scalable_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx,
                                uint8_t *out, unsigned *status) {
+    (void)seen;
     return toid__flake_next(g, t, e, ctx, out, status, 15, 5);
 }
 
@@ -19,6 +20,7 @@ const toid__format toid__fmt_ulid_flake_scalable = {
     .ts_shift = 20, .nfields = 2,
     .fields = {{TOID_FIELD_RANDOM, 5, 15}, {TOID_FIELD_SID, 0, 5}},
     .next = flake_scalable_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
-    .default_on_behind = TOID_BEHIND_ERROR, .node_bits = 5, .max_entropy_bytes = 2,
+    .default_on_behind = TOID_BEHIND_ERROR,
+    .pack = toid__flake_pack, .unpack = toid__flake_unpack, .node_bits = 5, .max_entropy_bytes = 2,
     .entropy_per_id = 1,
 };

@@ -65,8 +65,9 @@ static uint64_t counter_of(const uint8_t *id) {
            (uint64_t)id[9] << 16 | (uint64_t)id[10] << 8 | id[11];
 }
 
-static int uuidv7_next(toid_gen *g, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
+static int uuidv7_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
                        unsigned *status) {
+    (void)seen;
     uint8_t rnd[10];
     int64_t ms = t->ms;
     unsigned st = TOID__NEW_OR_SAME(t);

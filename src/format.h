@@ -40,8 +40,12 @@ typedef struct toid__format {
     const uint8_t *fixed_bits;
     bool has_reserved;             /* scru160: the derived `reserved` flag */
     /* Generation (gen.h): the pure core, and the format's defaults. */
-    int (*next)(toid_gen *g, const struct toid__tick *t, toid_entropy_fn entropy, void *ctx,
-                uint8_t *out, unsigned *status);
+    int (*next)(toid_gen_head *g, uint32_t *seen, const struct toid__tick *t, toid_entropy_fn entropy,
+                void *ctx, uint8_t *out, unsigned *status);
+    /* Formats whose whole state fits one word are updated by compare-and-swap:
+     * pack the state into a word (0 = no ID yet) and back. NULL otherwise. */
+    uint64_t (*pack)(const toid_gen_head *g);
+    void (*unpack)(uint64_t word, toid_gen_head *g);
     uint8_t default_on_exhausted;  /* toid_on_exhausted */
     uint8_t default_on_behind;     /* toid_on_behind */
     uint8_t node_bits;             /* nanoflake 10, ulid-flake-scalable 5 */

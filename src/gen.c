@@ -81,10 +81,11 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
 }
 
 static void forget_state(toid_gen *g) {
-    g->last_ms = INT64_MIN;
-    memset(g->last, 0, sizeof g->last);
-    g->seq = 0;
-    g->tag = 0;
+    g->h.last_ms = INT64_MIN;
+    __atomic_store_n(&g->h.word, 0, __ATOMIC_RELEASE);
+    memset(g->h.last, 0, sizeof g->h.last);
+    g->h.seq = 0;
+    g->h.tag = 0;
     memset(g->seen, 0, sizeof g->seen);
 }
 
@@ -93,17 +94,17 @@ int toid_gen_init(toid_gen *g, const toid_gen_config *cfg) {
     int64_t epoch;
     if (!g || resolve_config(cfg, &c, &epoch) < 0)
         return TOID_EINVAL;
-    g->cfg = c;
-    g->epoch_ms = epoch;
+    g->h.cfg = c;
+    g->h.epoch_ms = epoch;
     forget_state(g);
-    g->fork_generation = toid__fork_generation();
-    g->lock = 0;
-    g->state = TOID__GEN_READY;
+    g->h.fork_generation = toid__fork_generation();
+    g->h.lock = 0;
+    g->h.state = TOID__GEN_READY;
     return 0;
 }
 
 /* The clock-behind policy and the span: which ms the next ID gets. */
-static int make_tick(const toid_gen *g, const toid__format *fmt, int64_t ms, unsigned micros,
+static int make_tick(const toid_gen_head *g, const toid__format *fmt, int64_t ms, unsigned micros,
                      toid__tick *t, unsigned *status) {
     if (g->last_ms != INT64_MIN && ms < g->last_ms) {
         uint64_t behind = (uint64_t)(g->last_ms - ms);
@@ -128,16 +129,20 @@ static int make_tick(const toid_gen *g, const toid__format *fmt, int64_t ms, uns
 
 int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy_fn entropy,
                      void *ctx, uint8_t *out, unsigned *status) {
-    if (!g || !(g->state & TOID__GEN_READY) || !entropy || !out)
+    if (!g || !(g->h.state & TOID__GEN_READY) || !entropy || !out)
         return TOID_EINVAL;
-    const toid__format *fmt = toid__format_of(g->cfg.format);
+    const toid__format *fmt = toid__format_of(g->h.cfg.format);
     if (!fmt)
         return TOID_EINVAL;
     unsigned st = 0;
     toid__tick t;
-    int rc = make_tick(g, fmt, unix_ms, micros, &t, &st);
+    if (fmt->pack)          /* the word is the state of record for CAS formats */
+        fmt->unpack(__atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE), &g->h);
+    int rc = make_tick(&g->h, fmt, unix_ms, micros, &t, &st);
     if (rc == 0)
-        rc = fmt->next(g, &t, entropy, ctx, out, &st);
+        rc = fmt->next(&g->h, g->seen, &t, entropy, ctx, out, &st);
+    if (rc == 0 && fmt->pack)
+        __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELEASE);
     if (status)
         *status = rc == 0 ? st : 0;
     return rc;
@@ -164,27 +169,27 @@ static long futex(int *addr, int op, int val) {
 }
 
 static void lock(toid_gen *g) {
-    if (g->cfg.flags & TOID_GEN_UNLOCKED)
+    if (g->h.cfg.flags & TOID_GEN_UNLOCKED)
         return;
     int c = 0;
-    if (__atomic_compare_exchange_n(&g->lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(&g->h.lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
         return;
     for (int spins = 0; spins < 100; spins++) {
         c = 0;
-        if (__atomic_load_n(&g->lock, __ATOMIC_RELAXED) == 0 &&
-            __atomic_compare_exchange_n(&g->lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        if (__atomic_load_n(&g->h.lock, __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(&g->h.lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
             return;
         cpu_relax();
     }
-    while (__atomic_exchange_n(&g->lock, 2, __ATOMIC_ACQUIRE) != 0)
-        futex(&g->lock, FUTEX_WAIT, 2);
+    while (__atomic_exchange_n(&g->h.lock, 2, __ATOMIC_ACQUIRE) != 0)
+        futex(&g->h.lock, FUTEX_WAIT, 2);
 }
 
 static void unlock(toid_gen *g) {
-    if (g->cfg.flags & TOID_GEN_UNLOCKED)
+    if (g->h.cfg.flags & TOID_GEN_UNLOCKED)
         return;
-    if (__atomic_exchange_n(&g->lock, 0, __ATOMIC_RELEASE) == 2)
-        futex(&g->lock, FUTEX_WAKE, 1);
+    if (__atomic_exchange_n(&g->h.lock, 0, __ATOMIC_RELEASE) == 2)
+        futex(&g->h.lock, FUTEX_WAKE, 1);
 }
 
 /* Random bytes drawn before the lock, handed out inside it: each format's
@@ -210,17 +215,17 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
 /* A child process must not go on with its parent's state. */
 static int check_fork(toid_gen *g, const toid__format *fmt) {
     uint64_t gen = toid__fork_generation();
-    if (__builtin_expect(gen != __atomic_load_n(&g->fork_generation, __ATOMIC_ACQUIRE), 0)) {
+    if (__builtin_expect(gen != __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE), 0)) {
         lock(g);
-        if (g->fork_generation != gen) {
+        if (g->h.fork_generation != gen) {
             forget_state(g);
             if (fmt->node_bits)
-                g->state |= TOID__GEN_FORKED;
-            __atomic_store_n(&g->fork_generation, gen, __ATOMIC_RELEASE);
+                g->h.state |= TOID__GEN_FORKED;
+            __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
         }
         unlock(g);
     }
-    return (g->state & TOID__GEN_FORKED) ? TOID_EFORKED : 0;
+    return (g->h.state & TOID__GEN_FORKED) ? TOID_EFORKED : 0;
 }
 
 static void sleep_us(long us) {
@@ -251,13 +256,94 @@ static int wait_until(int64_t target, int64_t deadline) {
 
 static int cmp_u64_be(const void *a, const void *b) { return memcmp(a, b, 8); }
 
+/* Makes up to `chunk` IDs under the lock from the clock reading *now.
+ * Returns 0 or the error that stopped it; *last gets the last ID's ms. */
+static int chunk_locked(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
+                        uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
+    size_t size = fmt->info.bin_size;
+    int64_t ms = *now / 1000;
+    unsigned micros = (unsigned)(*now % 1000);
+    int reread = 0, rc = 0;
+    lock(g);
+    while (chunk) {
+        unsigned st = 0;
+        toid__tick t;
+        rc = make_tick(&g->h, fmt, ms, micros, &t, &st);
+        if (rc == TOID_ECLOCK && !reread) {
+            /* Another thread may have read a later clock and issued first:
+             * read again, now that we hold the lock, before calling it a
+             * step back. */
+            reread = 1;
+            *now = toid__clock_us();
+            ms = *now / 1000;
+            micros = (unsigned)(*now % 1000);
+            continue;
+        }
+        if (rc == 0)
+            rc = fmt->next(&g->h, g->seen, &t, from_pool, q, out, &st);
+        if (rc < 0)
+            break;
+        *st_all |= st;
+        (*made)++;
+        out += size;
+        chunk--;
+    }
+    *last = g->h.last_ms;
+    unlock(g);
+    return rc;
+}
+
+/* The same without a lock, for formats whose state is one word: each ID is
+ * computed from a snapshot of the word by the same pure core, on a copy of
+ * the generator's head, and published by compare-and-swap; a lost race
+ * recomputes from the new word (reusing the same random bytes, since the
+ * losing ID was never issued). Without a lock, other threads may publish
+ * later ms at any moment, so a step back is checked with a fresh clock
+ * reading: it is genuine only if that reading, taken after the word was
+ * published (and so after its publisher read the clock), is still behind. */
+static int chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
+                     uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
+    size_t size = fmt->info.bin_size;
+    toid_gen_head h;
+    h.cfg = g->h.cfg;
+    h.epoch_ms = g->h.epoch_ms;
+    int rc = 0;
+    while (chunk) {
+        uint64_t old = __atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE);
+        fmt->unpack(old, &h);
+        pool attempt = *q;
+        unsigned st = 0;
+        toid__tick t;
+        rc = make_tick(&h, fmt, *now / 1000, (unsigned)(*now % 1000), &t, &st);
+        if (rc == TOID_ECLOCK) {
+            *now = toid__clock_us();
+            if (*now / 1000 >= h.last_ms)
+                continue;       /* we had lost a race, not the clock */
+        }
+        if (rc == 0)
+            rc = fmt->next(&h, NULL, &t, from_pool, &attempt, out, &st);
+        if (rc < 0)
+            break;
+        if (!__atomic_compare_exchange_n(&g->h.word, &old, fmt->pack(&h), false, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_ACQUIRE))
+            continue;       /* another thread published first */
+        *q = attempt;
+        *st_all |= st;
+        (*made)++;
+        out += size;
+        chunk--;
+    }
+    *last = h.last_ms;
+    return rc;
+}
+
 static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsigned *status_out) {
     size_t made = 0;
     unsigned st_all = 0;
     int rc = 0;
-    if (!g || !(g->state & TOID__GEN_READY) || (!out && n))
+    if (!g || !(g->h.state & TOID__GEN_READY) || (!out && n))
         return TOID_EINVAL;
-    const toid__format *fmt = toid__format_of(g->cfg.format);
+    const toid__format *fmt = toid__format_of(g->h.cfg.format);
     size_t size = fmt->info.bin_size;
     if ((rc = check_fork(g, fmt)) < 0)
         goto done;
@@ -271,43 +357,20 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
         if (need && (rc = toid_random_bytes(entropy, need)) < 0)
             goto done;
         pool q = {entropy, need};
-        int64_t ms = now / 1000;
-        unsigned micros = (unsigned)(now % 1000);
-        int reread = 0;
-        lock(g);
-        while (chunk) {
-            unsigned st = 0;
-            toid__tick t;
-            rc = make_tick(g, fmt, ms, micros, &t, &st);
-            if (rc == TOID_ECLOCK && !reread) {
-                /* Another thread may have read a later clock and issued
-                 * first: read again, now that we hold the lock, before
-                 * calling it a step back. */
-                reread = 1;
-                now = toid__clock_us();
-                ms = now / 1000;
-                micros = (unsigned)(now % 1000);
-                continue;
-            }
-            if (rc == 0)
-                rc = fmt->next(g, &t, from_pool, &q, out + made * size, &st);
-            if (rc < 0)
-                break;
-            st_all |= st;
-            made++;
-            chunk--;
-        }
-        int64_t last = g->last_ms;
-        unlock(g);
+        int64_t last;
+        if (fmt->pack)
+            rc = chunk_cas(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
+        else
+            rc = chunk_locked(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
         if (rc == 0)
             continue;
         bool exhausted = rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW;
-        bool wait_next = exhausted && g->cfg.on_exhausted == TOID_EXHAUSTED_WAIT;
-        bool wait_back = rc == TOID_ECLOCK && g->cfg.on_behind == TOID_BEHIND_WAIT;
+        bool wait_next = exhausted && g->h.cfg.on_exhausted == TOID_EXHAUSTED_WAIT;
+        bool wait_back = rc == TOID_ECLOCK && g->h.cfg.on_behind == TOID_BEHIND_WAIT;
         if (!wait_next && !wait_back)
             goto done;
         /* each wait has its own bound: a long batch may wait many times */
-        if (wait_until(wait_next ? last + 1 : last, mono_ms() + g->cfg.wait_max_ms) < 0)
+        if (wait_until(wait_next ? last + 1 : last, mono_ms() + g->h.cfg.wait_max_ms) < 0)
             goto done;
         st_all |= TOID_ST_WAITED;
         now = toid__clock_us();
@@ -330,12 +393,12 @@ int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status) {
 
 int toid_gen_next_text(toid_gen *g, char *out, size_t out_size) {
     uint8_t bin[TOID_BIN_MAX];
-    if (!g || !(g->state & TOID__GEN_READY) || !out)
+    if (!g || !(g->h.state & TOID__GEN_READY) || !out)
         return TOID_EINVAL;
-    if (out_size <= toid_format_get(g->cfg.format)->text_len)
+    if (out_size <= toid_format_get(g->h.cfg.format)->text_len)
         return TOID_EBUFFER;
     int rc = produce(g, bin, 1, NULL, NULL);
-    return rc < 0 ? rc : toid_encode(g->cfg.format, bin, out, out_size);
+    return rc < 0 ? rc : toid_encode(g->h.cfg.format, bin, out, out_size);
 }
 
 int toid_gen_batch(toid_gen *g, uint8_t *out, size_t n, size_t *made) {
@@ -387,11 +450,11 @@ int toid_configure(const toid_gen_config *cfg) {
     toid_gen *g = default_gen(cfg->format);
     pthread_mutex_lock(&init_mutex);
     lock(g);
-    g->cfg = c;
-    g->epoch_ms = epoch;
+    g->h.cfg = c;
+    g->h.epoch_ms = epoch;
     forget_state(g);
-    g->fork_generation = toid__fork_generation();
-    g->state = TOID__GEN_READY;
+    g->h.fork_generation = toid__fork_generation();
+    g->h.state = TOID__GEN_READY;
     unlock(g);
     pthread_mutex_unlock(&init_mutex);
     return 0;

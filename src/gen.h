@@ -30,7 +30,7 @@ static inline uint64_t toid__be(const uint8_t *p, size_t n) {
 }
 
 /* Commits an ID: the last ms and bytes. */
-static inline void toid__commit(toid_gen *g, int64_t ms, const uint8_t *id, size_t n) {
+static inline void toid__commit(toid_gen_head *g, int64_t ms, const uint8_t *id, size_t n) {
     g->last_ms = ms;
     memcpy(g->last, id, n);
 }
@@ -38,6 +38,19 @@ static inline void toid__commit(toid_gen *g, int64_t ms, const uint8_t *id, size
 /* The 64-bit formats' shared core for "ts | sub-fields" values built by the
  * caller: writes 8 big-endian bytes. */
 static inline void toid__put64(uint8_t *out, uint64_t v) { toid__store64(out, v); }
+
+/* One-word states for compare-and-swap (0 = no ID yet). A sequence format
+ * keeps (ts, seq); the low bit marks a state. */
+static inline uint64_t toid__seq_pack(const toid_gen_head *g) {
+    if (g->last_ms == INT64_MIN)
+        return 0;
+    return ((uint64_t)(g->last_ms - g->epoch_ms) << 12 | g->seq) << 1 | 1;
+}
+
+static inline void toid__seq_unpack(uint64_t w, toid_gen_head *g) {
+    g->last_ms = w ? g->epoch_ms + (int64_t)(w >> 13) : INT64_MIN;
+    g->seq = w ? (uint32_t)(w >> 1) & 0xFFFu : 0;
+}
 
 #define TOID__NEW_OR_SAME(t) ((t)->same ? TOID_ST_INCREMENTED : TOID_ST_NEW_MS)
 #endif

@@ -64,7 +64,7 @@ static int cmp_id(toid_format f, const uint8_t *a, const uint8_t *b) {
 static int next_checked(toid_gen *g, int64_t ms, fake *e, uint8_t *out, unsigned *st) {
     static toid_gen before;
     memcpy(&before, g, sizeof before);
-    size_t n = toid_bin_size(g->cfg.format);
+    size_t n = toid_bin_size(g->h.cfg.format);
     uint8_t sentinel[TOID_BIN_MAX];
     memset(out, 0xA5, n);
     memcpy(sentinel, out, n);
@@ -247,7 +247,7 @@ static void test_boundaries(void) {
         CHECK_EQ_INT(next_checked(g, m, &e5, id, &st), 0);
         /* 2^41 more IDs would take too long: set the counter as a decoded ID
          * would carry it, through the pure state (the last ID) */
-        uint8_t *last = g->last;
+        uint8_t *last = g->h.last;
         uint64_t c = (UINT64_C(1) << 42) - 3;
         last[6] = (uint8_t)(0x70 | c >> 38);
         last[7] = (uint8_t)(c >> 30);

@@ -33,7 +33,7 @@ static void *worker(void *arg) {
         int rc = toid_new(cur, slot);
         if (rc < 0) {
             errors[t]++;
-            last_error = rc;
+            __atomic_store_n(&last_error, rc, __ATOMIC_RELAXED);
             /* counted as an error; a unique marker keeps it out of the duplicate count */
             memset(slot, 0xFF, 12);
             uint64_t mark = (uint64_t)t << 32 | (uint64_t)i;
