@@ -2,6 +2,7 @@
 #include "ids.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,15 @@ typedef struct slot {
 } slot;
 
 static slot slots[TOID_FORMAT_COUNT];
+
+/* Clock trouble is logged at most once a second per format and kind. */
+static _Atomic int64_t last_log[TOID_FORMAT_COUNT][2];
+
+static int log_due(toid_format f, int kind) {
+    int64_t now = mono_ms(), prev = atomic_load_explicit(&last_log[f][kind], memory_order_relaxed);
+    return now - prev >= 1000 &&
+           atomic_compare_exchange_strong(&last_log[f][kind], &prev, now);
+}
 
 /* Detection order for ID.INSPECT / /v1/inspect without a format: the same
  * as the CLI's (uid11-seq and ulid-flake-scalable share their text with
@@ -94,8 +104,12 @@ int ids_new(toid_format f, uint8_t *out, size_t n) {
         if (st & TOID_ST_WAITED)
             waits++;
     }
-    if (regress)
+    if (regress) {
         METRIC_ADD(regressions[f], regress);
+        if (log_due(f, 0))
+            log_warn("%s: the clock is behind the last ID (policy applied: the IDs stay after it)",
+                     toid_format_get(f)->name);
+    }
     if (waits)
         METRIC_ADD(waits[f], waits);
     if (rc == 0 && n > 0) {
@@ -109,6 +123,8 @@ int ids_new(toid_format f, uint8_t *out, size_t n) {
     }
     if (rc < 0) {
         METRIC_ADD(gen_errors[f], 1);
+        if (log_due(f, 1))
+            log_warn("%s: cannot issue IDs: %s", toid_format_get(f)->name, ids_strerror(rc));
         return rc;
     }
     METRIC_ADD(issued[f], n);

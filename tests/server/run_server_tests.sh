@@ -47,6 +47,7 @@ finish() {
     exit $?
 }
 
+FTLIB=$(ls /usr/lib/*/faketime/libfaketimeMT.so.1 2>/dev/null | head -1)
 for tool in curl redis-cli redis-benchmark timeout; do
     if ! command -v "$tool" >/dev/null; then
         fail "$tool is not installed (see the README's install command)"
@@ -54,6 +55,7 @@ for tool in curl redis-cli redis-benchmark timeout; do
     fi
 done
 
+START_ENV=()   # environment for toidd (libfaketime below)
 FORMATS="ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7"
 
 # start NAME ARGS... : starts toidd in the background; sets PID, HP, RP (the
@@ -63,7 +65,7 @@ start() {
     shift
     LOG=$WORK/$name.log
     : >"$LOG"
-    "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>>"$LOG" &
+    env "${START_ENV[@]}" "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>>"$LOG" &
     PID=$!
     SERVER_PIDS="$SERVER_PIDS $PID"
     local i
@@ -107,7 +109,8 @@ run_expect_fail() {
     local name=$1
     shift
     LOG=$WORK/$name.log
-    timeout 10 "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 1 "$@" 2>"$LOG" >/dev/null
+    timeout 10 env "${START_ENV[@]}" "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 1 "$@" \
+        2>"$LOG" >/dev/null
     STATUS=$?
     [ "$STATUS" -ne 0 ] && [ "$STATUS" -ne 124 ]
 }
@@ -333,7 +336,7 @@ for c in 1 2; do
     cpids="$cpids $!"
 done
 for p in $cpids; do wait "$p"; done
-total=$(cat "$WORK"/conc.* | wc -l)
+total=$(cat "$WORK"/conc.http.* "$WORK"/conc.resp.* | wc -l)
 check "1,000,000 IDs fetched concurrently (got $total)" [ "$total" -eq 1000000 ]
 check "no duplicate among them" nodups "$WORK"/conc.*
 for f in "$WORK"/conc.*; do
@@ -448,20 +451,76 @@ if start load --state-dir "$WORK/state4" --formats ulid,nanoflake; then
     stop
     for p in $cpids; do wait "$p"; done
     check "SIGTERM under load: exit 0 (got $STATUS)" [ "$STATUS" = 0 ]
-    cat "$WORK"/load.* | grep -E '^[0-9a-z]{13}$' >"$WORK/load.all"
-    n=$(wc -l <"$WORK/load.all")
+    cat "$WORK"/load.[123r] | grep -E '^[0-9a-z]{13}$' >"$WORK/all.load"
+    n=$(wc -l <"$WORK/all.load")
     check "SIGTERM under load: only whole responses ($n IDs)" [ $((n % 10000)) -eq 0 ]
     check "SIGTERM under load: IDs were served" [ "$n" -gt 0 ]
-    check "SIGTERM under load: no ID repeated" nodups "$WORK/load.all"
+    check "SIGTERM under load: no ID repeated" nodups "$WORK/all.load"
     if start load2 --state-dir "$WORK/state4" --formats ulid,nanoflake; then
-        H "127.0.0.1:$HP/v1/new/nanoflake?count=10000" >>"$WORK/load.all"
-        check "SIGTERM under load: none repeated after a restart" nodups "$WORK/load.all"
+        H "127.0.0.1:$HP/v1/new/nanoflake?count=10000" >>"$WORK/all.load"
+        check "SIGTERM under load: none repeated after a restart" nodups "$WORK/all.load"
         stop
     else
         fail "restart after SIGTERM under load: $(tail -1 "$LOG")"
     fi
 else
     fail "start for SIGTERM under load"
+fi
+
+# ---------------------------------------------------------------- the clock set back (libfaketime)
+# toidd runs with libfaketime reading its offset from a file at every call,
+# so the test moves the server's clock back while it runs and across
+# restarts.
+if [ -z "$FTLIB" ]; then
+    fail "libfaketime is not installed (package faketime)"
+else
+    mkdir -p "$WORK/state5"
+    echo "+0" >"$WORK/ft.spec"
+    START_ENV=(LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$WORK/ft.spec" FAKETIME_NO_CACHE=1
+               FAKETIME_DONT_FAKE_MONOTONIC=1)
+    CLOCK_FORMATS="nanoflake ulid uuidv7 uid11-seq"
+    if start ft1 --state-dir "$WORK/state5" --formats nanoflake,ulid,uuidv7,uid11-seq; then
+        for f in $CLOCK_FORMATS; do H "127.0.0.1:$HP/v1/new/$f?count=1000" >"$WORK/clk.$f"; done
+        echo "-5s" >"$WORK/ft.spec"
+        check "clock 5 s back: nanoflake waits, then 503" \
+            [ "$(code "127.0.0.1:$HP/v1/new/nanoflake?count=10")" = 503 ]
+        check "clock 5 s back: RESP says TRYAGAIN" grep -q '^TRYAGAIN' <<<"$(R ID.NEW nanoflake)"
+        for f in ulid uuidv7 uid11-seq; do
+            H "127.0.0.1:$HP/v1/new/$f?count=1000" >>"$WORK/clk.$f"
+            check "clock 5 s back: $f keeps its last time, still increasing" strictly_increasing "$WORK/clk.$f"
+        done
+        check "clock 5 s back: counted in /metrics" grep -Eq \
+            '^toidd_clock_regressions_total\{format="ulid"\} [1-9]' <<<"$(H "127.0.0.1:$HP/metrics")"
+        echo "+0" >"$WORK/ft.spec"
+        for f in $CLOCK_FORMATS; do H "127.0.0.1:$HP/v1/new/$f?count=1000" >>"$WORK/clk.$f"; done
+        kill -KILL "$PID"
+        wait "$PID" 2>/dev/null
+        echo "-30s" >"$WORK/ft.spec"
+        run_expect_fail ft2 --state-dir "$WORK/state5" --formats nanoflake,ulid,uuidv7,uid11-seq
+        check "restart with the clock 30 s back: refused" grep -q 'ms behind the high-water mark' "$LOG"
+        echo "-1s" >"$WORK/ft.spec"
+        if start ft3 --state-dir "$WORK/state5" --formats nanoflake,ulid,uuidv7,uid11-seq \
+                --clock-wait-max-ms 5000; then
+            pass
+            check "restart with the clock 1 s back: waited" grep -q 'waiting [0-9]* ms for the clock' "$LOG"
+            for f in $CLOCK_FORMATS; do
+                H "127.0.0.1:$HP/v1/new/$f?count=1000" >>"$WORK/clk.$f"
+                check "restart with the clock back: $f never repeats, still increasing" \
+                    strictly_increasing "$WORK/clk.$f"
+            done
+            echo "-60s" >"$WORK/ft.spec"
+            check "clock 60 s back while running: uuidv7 refuses IDs before the mark (503)" \
+                [ "$(code "127.0.0.1:$HP/v1/new/uuidv7?count=10")" = 503 ]
+            echo "+0" >"$WORK/ft.spec"
+            stop
+            check "SIGTERM with libfaketime: exit 0" [ "$STATUS" = 0 ]
+        else
+            fail "restart with the clock 1 s back: $(tail -1 "$LOG")"
+        fi
+    else
+        fail "start under libfaketime: $(tail -1 "$LOG")"
+    fi
+    START_ENV=()
 fi
 
 # connection limit; second SIGTERM
