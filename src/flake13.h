@@ -57,13 +57,7 @@ static inline int toid__flake_next(toid_gen_head *g, const toid__tick *t, toid_e
         if (r > max_r)
             return TOID_EOVERFLOW;
     }
-    uint64_t ts = (uint64_t)(t->ms - g->epoch_ms);
-    uint8_t id[8];
-    toid__store64(id, ts << 20 | r << sid_bits | g->cfg.node);
-    toid__commit(g, t->ms, id, 8);
-    memcpy(out, id, 8);
-    *status |= TOID__NEW_OR_SAME(t);
-    return 0;
+    return toid__issue64(g, t, toid__ts(g, t) << 20 | r << sid_bits | g->cfg.node, out, status);
 }
 
 /* The state in one word: the last ID (63 bits) and a mark bit. */

@@ -26,17 +26,11 @@ static int nanoflake_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t,
     (void)seen;
     (void)e;
     (void)ctx;
-    uint32_t seq = t->same ? g->seq + 1 : 0;
-    if (seq > 4095)
+    uint32_t seq;
+    if (toid__next_seq(g, t, &seq) < 0)
         return TOID_EEXHAUSTED;
-    uint64_t ts = (uint64_t)(t->ms - g->epoch_ms);
-    uint8_t id[8];
-    toid__store64(id, ts << 22 | (uint64_t)g->cfg.node << 12 | seq);
-    toid__commit(g, t->ms, id, 8);
     g->seq = seq;
-    memcpy(out, id, 8);
-    *status |= TOID__NEW_OR_SAME(t);
-    return 0;
+    return toid__issue64(g, t, toid__ts(g, t) << 22 | (uint64_t)g->cfg.node << 12 | seq, out, status);
 }
 
 const toid__format toid__fmt_nanoflake = {

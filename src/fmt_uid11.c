@@ -56,12 +56,7 @@ static int uid11_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toi
     }
     seen_add(seen, tag, r);
     g->seq++;
-    uint8_t id[8];
-    toid__store64(id, (uint64_t)(t->ms - g->epoch_ms) << 22 | r);
-    toid__commit(g, t->ms, id, 8);
-    memcpy(out, id, 8);
-    *status |= TOID__NEW_OR_SAME(t);
-    return 0;
+    return toid__issue64(g, t, toid__ts(g, t) << 22 | r, out, status);
 }
 
 const toid__format toid__fmt_uid11 = {

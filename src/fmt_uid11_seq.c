@@ -4,24 +4,18 @@
 #include "gen.h"
 
 /* Sequence 0 each ms, + 1, exhausted after 4095; 10 fresh random bits. */
-static int uid11_seq_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx,
-                          uint8_t *out, unsigned *status) {
+static int uid11_seq_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e,
+                          void *ctx, uint8_t *out, unsigned *status) {
     (void)seen;
-    uint32_t seq = t->same ? g->seq + 1 : 0;
-    if (seq > 4095)
-        return TOID_EEXHAUSTED;
+    uint32_t seq;
     uint8_t b[2];
+    if (toid__next_seq(g, t, &seq) < 0)
+        return TOID_EEXHAUSTED;
     int rc = toid__draw(e, ctx, b, 2);
     if (rc < 0)
         return rc;
-    uint64_t ts = (uint64_t)(t->ms - g->epoch_ms);
-    uint8_t id[8];
-    toid__store64(id, ts << 22 | (uint64_t)seq << 10 | (toid__be(b, 2) & 0x3FFu));
-    toid__commit(g, t->ms, id, 8);
     g->seq = seq;
-    memcpy(out, id, 8);
-    *status |= TOID__NEW_OR_SAME(t);
-    return 0;
+    return toid__issue64(g, t, toid__ts(g, t) << 22 | (uint64_t)seq << 10 | (toid__be(b, 2) & 0x3FFu), out, status);
 }
 
 const toid__format toid__fmt_uid11_seq = {

@@ -35,10 +35,6 @@ static inline void toid__commit(toid_gen_head *g, int64_t ms, const uint8_t *id,
     memcpy(g->last, id, n);
 }
 
-/* The 64-bit formats' shared core for "ts | sub-fields" values built by the
- * caller: writes 8 big-endian bytes. */
-static inline void toid__put64(uint8_t *out, uint64_t v) { toid__store64(out, v); }
-
 /* One-word states for compare-and-swap (0 = no ID yet). A sequence format
  * keeps (ts, seq); the low bit marks a state. */
 static inline uint64_t toid__seq_pack(const toid_gen_head *g) {
@@ -53,4 +49,27 @@ static inline void toid__seq_unpack(uint64_t w, toid_gen_head *g) {
 }
 
 #define TOID__NEW_OR_SAME(t) ((t)->same ? TOID_ST_INCREMENTED : TOID_ST_NEW_MS)
+
+/* The ms since the generator's epoch, for the 64-bit formats. */
+static inline uint64_t toid__ts(const toid_gen_head *g, const toid__tick *t) {
+    return (uint64_t)(t->ms - g->epoch_ms);
+}
+
+/* Issues a 64-bit ID: it becomes the last, goes out, and the status says
+ * whether it opened a ms. What every 64-bit core ends with. */
+static inline int toid__issue64(toid_gen_head *g, const toid__tick *t, uint64_t v, uint8_t *out,
+                                unsigned *status) {
+    toid__store64(g->last, v);
+    g->last_ms = t->ms;
+    memcpy(out, g->last, 8);
+    *status |= TOID__NEW_OR_SAME(t);
+    return 0;
+}
+
+/* The sequence formats' step: 0 on a new ms, + 1 in the same ms, and the ms
+ * is exhausted after 4095. */
+static inline int toid__next_seq(const toid_gen_head *g, const toid__tick *t, uint32_t *seq) {
+    *seq = t->same ? g->seq + 1 : 0;
+    return *seq > 4095 ? TOID_EEXHAUSTED : 0;
+}
 #endif
