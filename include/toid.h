@@ -431,9 +431,15 @@ TOID_API int toid_normalize(const char *text, size_t len, char *out,
  * behind_allow_ms behind, then TOID_ECLOCK; RESET (uuidv7) keeps within the
  * allowance and beyond it starts afresh at the clock's time.
  *
- * Defaults (DESIGN.md): ulid KEEP 10 s / ERROR; ulid-flake ERROR / ERROR;
- * scru160 KEEP 10 s / WAIT; nanoflake WAIT 1 s / WAIT; uid11 and uid11-seq
- * KEEP 10 s / WAIT; uuidv7 RESET 10 s / ADVANCE.
+ * Defaults, as clock behind / ms exhausted (DESIGN.md): ulid KEEP 10 s /
+ * ERROR; ulid-flake(-scalable) ERROR / ERROR; scru160 KEEP 10 s / WAIT;
+ * nanoflake WAIT 1 s / WAIT; uuidv7 RESET 10 s / ADVANCE; uid11 and uid11-seq
+ * (DESIGN.md is silent) KEEP 10 s / WAIT.
+ *
+ * Across separate generators uniqueness rests on the random bits, or on node
+ * ids you keep unique (nanoflake, ulid-flake-scalable); uid11-seq has only 10
+ * random bits per (ms, sequence), so two generators in the same ms collide at
+ * about 1 in 1024 per sequence slot.
  *
  * Fork: a child process never continues its parent's random stream or
  * state. Random-bearing formats reseed and start afresh in the child;
