@@ -56,6 +56,9 @@ static const char usage[] =
     "  --max-output-bytes N     pending output per connection (default 4194304)\n"
     "  --drain-timeout-ms MS    on SIGTERM, finish responses within (default 5000)\n"
     "\n"
+    "  --config FILE            read options from FILE first: one a line, as the long\n"
+    "                           option without '--' and its value ('state-dir /var/lib/toidd');\n"
+    "                           '#' starts a comment; options given here override it\n"
     "  -h, --help               this help\n"
     "  -V, --version            the version\n"
     "\n"
@@ -223,7 +226,100 @@ uint32_t config_node(const server_config *c, toid_format f) {
     return f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE ? c->gen[f].node : 0;
 }
 
+/* --config FILE: its lines become "--key" [value] arguments placed before the
+ * command line's, so that the command line overrides the file. */
+#define CONFIG_MAX_ARGS 512
+
+static char *config_text;
+static char *merged[CONFIG_MAX_ARGS + 8];
+
+static int load_config(const char *path, char **out, int *n) {
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return bad("--config: cannot open '%s'", path);
+    config_text = malloc(65536 + 1);
+    size_t len = config_text ? fread(config_text, 1, 65536 + 1, fp) : 0;
+    int err = ferror(fp);
+    fclose(fp);
+    if (!config_text || err || len > 65536)
+        return bad("--config: cannot read '%s' (at most 64 KiB)", path);
+    config_text[len] = '\0';
+    char *save = NULL;
+    int line = 0;
+    for (char *l = strtok_r(config_text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        line++;
+        char *hash = strchr(l, '#');
+        if (hash)
+            *hash = '\0';
+        while (*l == ' ' || *l == '\t')
+            l++;
+        size_t e = strlen(l);
+        while (e > 0 && (l[e - 1] == ' ' || l[e - 1] == '\t' || l[e - 1] == '\r'))
+            l[--e] = '\0';
+        if (!*l)
+            continue;
+        if (*n + 2 > CONFIG_MAX_ARGS)
+            return bad("--config: too many lines in '%s'", path);
+        /* "key value" -> "--key" "value" (the value is the rest of the line) */
+        char *sp = l + strcspn(l, " \t");
+        char *val = NULL;
+        if (*sp) {
+            *sp = '\0';
+            val = sp + 1;
+            while (*val == ' ' || *val == '\t')
+                val++;
+        }
+        if (!strcmp(l, "config") || !strcmp(l, "help") || !strcmp(l, "version")) {
+            fprintf(stderr, "toidd: %s:%d: '%s' is not allowed in a config file\n", path, line, l);
+            return -1;
+        }
+        size_t kl = strlen(l);
+        char *key = malloc(kl + 3);
+        if (!key)
+            return bad("%s", "out of memory");
+        key[0] = key[1] = '-';
+        memcpy(key + 2, l, kl + 1);
+        out[(*n)++] = key;
+        if (val)
+            out[(*n)++] = val;
+    }
+    return 0;
+}
+
 int config_parse(int argc, char **argv, server_config *c) {
+    /* A --config FILE anywhere on the command line is read first. */
+    const char *cfg_path = NULL;
+    int rest = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc)
+            cfg_path = argv[++i];
+        else if (!strncmp(argv[i], "--config=", 9))
+            cfg_path = argv[i] + 9;
+        else if (!strcmp(argv[i], "--config"))
+            return bad("%s", "option '--config' needs a value");
+        else
+            rest++;
+    }
+    if (cfg_path) {
+        int n = 1;
+        merged[0] = argv[0];
+        if (load_config(cfg_path, merged, &n) < 0)
+            return -1;
+        if (n + rest >= (int)(sizeof merged / sizeof merged[0]))
+            return bad("%s", "too many arguments");
+        for (int i = 1; i < argc; i++) {
+            if (!strcmp(argv[i], "--config")) {
+                i++;
+                continue;
+            }
+            if (!strncmp(argv[i], "--config=", 9))
+                continue;
+            merged[n++] = argv[i];
+        }
+        merged[n] = NULL;
+        argc = n;
+        argv = merged;
+    }
     memset(c, 0, sizeof *c);
     strcpy(c->http_addr, "127.0.0.1:8080");
     strcpy(c->resp_addr, "127.0.0.1:6380");

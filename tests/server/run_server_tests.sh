@@ -141,6 +141,26 @@ check "a generator id out of range is refused" [ $? -eq 2 ]
 "$TOIDD" --no-state --max-count 100000 --max-output-bytes 65536 >/dev/null 2>&1
 check "an output limit below one response is refused" [ $? -eq 2 ]
 
+# a config file; the command line overrides it
+printf '# toidd test config\nstate-dir %s   # the state\nno-state\nformats nanoflake\ngen nanoflake:node=9\n' \
+    "$WORK/nowhere" >"$WORK/bad.conf"
+"$TOIDD" --config "$WORK/bad.conf" --http 127.0.0.1:0 >/dev/null 2>"$WORK/conf.err"
+check "--config: its options are checked like flags (state-dir + no-state)" \
+    grep -q 'exclude each other' "$WORK/conf.err"
+printf 'no-state\nformats nanoflake\ngen nanoflake:node=9\nthreads 1\n' >"$WORK/good.conf"
+if start conf --config "$WORK/good.conf" --gen nanoflake:node=11; then
+    pass
+    check "--config: file and command line both apply" \
+        grep -q '"generator":11' <<<"$(R ID.INSPECT nanoflake "$(R ID.NEW nanoflake)")"
+    check "--config: formats from the file" [ "$(code "127.0.0.1:$HP/v1/new/ulid")" = 404 ]
+    stop
+else
+    fail "--config: did not start: $(tail -1 "$LOG")"
+fi
+printf 'bogus 1\n' >"$WORK/bogus.conf"
+"$TOIDD" --config "$WORK/bogus.conf" >/dev/null 2>&1
+check "--config: an unknown key is a usage error" [ $? -eq 2 ]
+
 # ---------------------------------------------------------------- the server
 ST=$WORK/state
 mkdir -p "$ST"
