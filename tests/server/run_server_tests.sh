@@ -487,6 +487,41 @@ else
     fail "start for SIGTERM under load"
 fi
 
+# kill -9 at random moments under load, 6 rounds: every ID received, over
+# both protocols, across all the rounds and a last run, is unique
+mkdir -p "$WORK/state6"
+ok=1
+: >"$WORK/rk.all"
+for round in 1 2 3 4 5 6; do
+    if ! start "rk-$round" --state-dir "$WORK/state6" --formats nanoflake,uuidv7 --reserve-ms 200; then
+        ok=0
+        fail "kill -9 under load: restart $round: $(tail -1 "$LOG")"
+        break
+    fi
+    urls=""
+    for i in $(seq 30); do urls="$urls 127.0.0.1:$HP/v1/new/nanoflake?count=2000"; done
+    cpids=""
+    for c in 1 2; do
+        # shellcheck disable=SC2086
+        curl -s --max-time 20 $urls >"$WORK/rk.$round.$c" 2>/dev/null &
+        cpids="$cpids $!"
+    done
+    timeout 20 redis-cli -p "$RP" -r 30 ID.NEW nanoflake 2000 >"$WORK/rk.$round.r" 2>/dev/null &
+    cpids="$cpids $!"
+    sleep "0.$((RANDOM % 6 + 1))"
+    kill -KILL "$PID"
+    wait "$PID" 2>/dev/null
+    for p in $cpids; do wait "$p"; done
+    cat "$WORK/rk.$round".* | grep -E '^[0-9a-z]{13}$' >>"$WORK/rk.all"
+done
+check "kill -9 under load: 6 rounds restarted" [ $ok -eq 1 ]
+if start rk-last --state-dir "$WORK/state6" --formats nanoflake,uuidv7; then
+    H "127.0.0.1:$HP/v1/new/nanoflake?count=10000" >>"$WORK/rk.all"
+    stop
+fi
+check "kill -9 under load: IDs received ($(wc -l <"$WORK/rk.all"))" [ "$(wc -l <"$WORK/rk.all")" -gt 10000 ]
+check "kill -9 under load: none repeated" nodups "$WORK/rk.all"
+
 # ---------------------------------------------------------------- the clock set back (libfaketime)
 # toidd runs with libfaketime reading its offset from a file at every call,
 # so the test moves the server's clock back while it runs and across
