@@ -201,14 +201,21 @@ static void conn_flush(loop *L, conn *c) {
             c->linger_deadline = L->now + LINGER_MS;
             break;
         }
+        if (c->state != ST_OPEN)
+            break;
         /* Requests held back while the output was full? */
-        size_t before = c->in_len;
-        if (c->state != ST_OPEN || before == 0)
-            break;
-        if (conn_process(L, c) < 0)
-            return;
-        if (sbuf_pending(&c->out) == 0 && c->state == ST_OPEN)
-            break;
+        if (c->in_len > 0) {
+            if (conn_process(L, c) < 0)
+                return;
+            if (sbuf_pending(&c->out) > 0 || c->state != ST_OPEN)
+                continue;
+        }
+        /* The peer has finished sending and every complete request is answered. */
+        if (c->peer_eof) {
+            c->state = ST_CLOSING;
+            continue;
+        }
+        break;
     }
     if (c->out.off == c->out.len && c->out.cap > 65536 && c->state == ST_OPEN) {
         sbuf_free(&c->out);   /* give a big buffer back once it is empty */
@@ -242,10 +249,9 @@ static void conn_readable(loop *L, conn *c) {
         return;
     }
     if (r == 0) {
-        c->peer_eof = 1;
+        c->peer_eof = 1;   /* answer what is complete, then close (conn_flush) */
         if (conn_process(L, c) < 0)
             return;
-        c->state = ST_CLOSING;
     } else {
         if (c->in_len == 0)
             c->req_start = L->now;

@@ -223,6 +223,12 @@ out=$(raw "$HP" 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/new/ulid?count=
 check "pipelining: three responses on one connection" [ "$(grep -c '^HTTP/1.1 200 OK' <<<"$out")" -eq 3 ]
 check "curl reuses the connection (keep-alive)" bash -c \
     'curl -sv --max-time 10 "127.0.0.1:$0/healthz" "127.0.0.1:$0/healthz" 2>&1 | grep -q "Re-using existing connection"' "$HP"
+# pipelined big responses (output beyond the high-water mark) all arrive
+out=$(timeout 10 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0; for i in 1 2 3 4 5 6 7 8; do
+      printf "GET /v1/new/uuidv7?count=10000 HTTP/1.1\r\nHost: x\r\n%b\r\n" "$([ $i = 8 ] && echo "Connection: close\r\n")";
+      done >&3; cat <&3' "$HP" |
+      grep -c '^[0-9a-f]\{8\}-')
+check "pipelined big responses are all delivered (got $out IDs)" [ "$out" -eq 80000 ]
 out=$(raw "$HP" 'GET /healthz HTTP/1.0\r\n\r\n')
 check "HTTP/1.0 without keep-alive is closed after the response" grep -q 'Connection: close' <<<"$out"
 out=$(raw "$HP" 'GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /healthz HTTP/1.0\r\n\r\n')
