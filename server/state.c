@@ -2,7 +2,8 @@
  *
  * Files in the state directory, for each (format, node):
  *   FORMAT-NODE.lock  flock(LOCK_EX) held for the life of the process; never
- *                     removed (removing a lock file races with its next user)
+ *                     removed (removing a lock file races with its next user);
+ *                     says "initialised; pid N" once a mark has been durable
  *   FORMAT-NODE.mark  "issued up to T": text, one key a line, with an FNV-1a
  *                     checksum line; replaced atomically (temp file, fsync,
  *                     rename, fsync of the directory)
@@ -219,12 +220,7 @@ int state_open(const char *dir, toid_format f, uint32_t node, int64_t epoch_ms,
     }
     char lockname[96];
     snprintf(lockname, sizeof lockname, "%s.lock", s->name);
-    int fresh = 1;
-    s->lock_fd = openat(s->dir_fd, lockname, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (s->lock_fd < 0 && errno == EEXIST) {
-        fresh = 0;
-        s->lock_fd = openat(s->dir_fd, lockname, O_RDWR | O_CLOEXEC);
-    }
+    s->lock_fd = openat(s->dir_fd, lockname, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (s->lock_fd < 0) {
         log_err("state %s/%s: %s", dir, lockname, strerror(errno));
         goto fail;
@@ -238,12 +234,12 @@ int state_open(const char *dir, toid_format f, uint32_t node, int64_t epoch_ms,
             log_err("state %s/%s: flock: %s", dir, lockname, strerror(errno));
         goto fail;
     }
-    char pid[32];
-    int pn = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (ftruncate(s->lock_fd, 0) == 0 && pwrite(s->lock_fd, pid, (size_t)pn, 0) < 0) {
-        /* informational only */
-    }
-
+    /* The lock file says whether this (format, node) was ever initialised:
+     * only then is a missing mark an error (a crash during the very first
+     * start leaves an uninitialised lock file, which is harmless). */
+    char lockbuf[64];
+    ssize_t lk = pread(s->lock_fd, lockbuf, sizeof lockbuf - 1, 0);
+    int initialised = lk >= 11 && memcmp(lockbuf, "initialised", 11) == 0;
     int64_t mark = 0;
     int64_t now = toid_clock_now(NULL);
     if (o->reset) {
@@ -257,7 +253,7 @@ int state_open(const char *dir, toid_format f, uint32_t node, int64_t epoch_ms,
         if (r < 0)
             goto fail;
         if (r == 0) {
-            if (!fresh) {
+            if (initialised) {
                 log_err("state %s/%s.mark is missing although %s exists: the IDs issued "
                         "before cannot be ruled out; refusing to start (restore the file, or "
                         "start once with --reset-state if the clock is known to be past every "
@@ -300,6 +296,15 @@ int state_open(const char *dir, toid_format f, uint32_t node, int64_t epoch_ms,
     if (write_mark(s, ahead) < 0)
         goto fail;
     atomic_store(&s->ceiling_ms, ahead);
+    /* Initialised (a mark is durable): from now on a missing mark is an error. */
+    char info[64];
+    int n = snprintf(info, sizeof info, "initialised; pid %10ld\n", (long)getpid());
+    /* Fixed width: once initialised, the record is overwritten in place. */
+    if ((!initialised && ftruncate(s->lock_fd, 0) < 0) || pwrite(s->lock_fd, info, (size_t)n, 0) != n ||
+        fsync(s->lock_fd) < 0 || fsync(s->dir_fd) < 0) {
+        log_err("state %s/%s: cannot write: %s", dir, lockname, strerror(errno));
+        goto fail;
+    }
     *out = s;
     return 0;
 fail:

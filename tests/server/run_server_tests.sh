@@ -454,6 +454,17 @@ if start recover --state-dir "$ST" --formats ulid --reset-state; then
 else
     fail "--reset-state after a missing mark"
 fi
+check "the lock file says initialised" grep -q '^initialised; pid ' "$ST/ulid-0.lock"
+# a first start that died before its mark was durable leaves an uninitialised
+# lock file: the next start initialises
+mkdir -p "$WORK/state7"
+: >"$WORK/state7/ulid-0.lock"
+if start uninit --state-dir "$WORK/state7" --formats ulid; then
+    pass
+    stop
+else
+    fail "an uninitialised lock file without a mark: $(tail -1 "$LOG")"
+fi
 run_expect_fail epoch --state-dir "$ST" --formats nanoflake --gen nanoflake:node=7,epoch=2020-01-01T00:00:00Z
 check "another epoch than the mark's is refused" grep -q 'written for another epoch' "$LOG"
 run_expect_fail nodir --state-dir "$WORK/nonexistent"
