@@ -57,10 +57,18 @@ int ids_init(const server_config *c) {
             return -1;
         s->enabled = 1;
     }
+    if (!c->no_state) {
+        state *all[TOID_FORMAT_COUNT];
+        for (int i = 0; i < TOID_FORMAT_COUNT; i++)
+            all[i] = slots[i].st;
+        if (state_flusher_start(all, TOID_FORMAT_COUNT) < 0)
+            return -1;
+    }
     return 0;
 }
 
 void ids_shutdown(int clean) {
+    state_flusher_stop();
     for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
         state_close(slots[i].st, clean);
         slots[i].st = NULL;

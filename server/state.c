@@ -43,8 +43,17 @@ struct state {
     int64_t floor_ms;          /* the mark found at start: IDs must be after it */
     _Atomic int64_t ceiling_ms; /* the durable mark: IDs must be at or before it */
     _Atomic int64_t max_issued_ms;
-    pthread_mutex_t mu;
+    _Atomic int want_extend;   /* asked the flusher to move the mark ahead */
+    pthread_mutex_t mu;        /* serialises writes of the mark */
 };
+
+/* The flusher thread moves a mark ahead once half of its reservation is used,
+ * so that under load requests do not wait for a write. */
+static pthread_mutex_t fl_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fl_cv = PTHREAD_COND_INITIALIZER;
+static state *fl_states[TOID_FORMAT_COUNT * 4];
+static int fl_n, fl_stop, fl_running;
+static pthread_t fl_thread;
 
 static _Atomic uint64_t n_writes, n_write_errors;
 uint64_t state_writes(void) { return atomic_load_explicit(&n_writes, memory_order_relaxed); }
@@ -317,22 +326,92 @@ fail:
     return -1;
 }
 
+/* Moves the mark to max(clock, last ID issued) + reserve if that is further
+ * than the durable one. Called with s->mu held. */
+static int extend_locked(state *s, int64_t at_least) {
+    int64_t now = toid_clock_now(NULL);
+    int64_t top = atomic_load_explicit(&s->max_issued_ms, memory_order_relaxed);
+    int64_t base = now > top ? now : top;
+    if (at_least > base)
+        base = at_least;
+    int64_t mark = base + (int64_t)s->reserve_ms;
+    if (mark <= atomic_load_explicit(&s->ceiling_ms, memory_order_acquire))
+        return 0;
+    if (write_mark(s, mark) < 0)
+        return -1;
+    atomic_store_explicit(&s->ceiling_ms, mark, memory_order_release);
+    return 0;
+}
+
+static void *flusher(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&fl_mu);
+    while (!fl_stop) {
+        int any = 0;
+        for (int i = 0; i < fl_n; i++) {
+            state *s = fl_states[i];
+            if (!atomic_exchange(&s->want_extend, 0))
+                continue;
+            any = 1;
+            pthread_mutex_unlock(&fl_mu);
+            pthread_mutex_lock(&s->mu);
+            extend_locked(s, INT64_MIN);   /* a failure is logged; requests retry it */
+            pthread_mutex_unlock(&s->mu);
+            pthread_mutex_lock(&fl_mu);
+        }
+        if (!any && !fl_stop)
+            pthread_cond_wait(&fl_cv, &fl_mu);
+    }
+    pthread_mutex_unlock(&fl_mu);
+    return NULL;
+}
+
+int state_flusher_start(state *const *states, int n) {
+    pthread_mutex_lock(&fl_mu);
+    fl_n = 0;
+    for (int i = 0; i < n && fl_n < (int)(sizeof fl_states / sizeof fl_states[0]); i++)
+        if (states[i])
+            fl_states[fl_n++] = states[i];
+    fl_stop = 0;
+    int rc = pthread_create(&fl_thread, NULL, flusher, NULL);
+    fl_running = rc == 0;
+    pthread_mutex_unlock(&fl_mu);
+    if (rc != 0)
+        log_err("cannot start the state flusher thread");
+    return rc == 0 ? 0 : -1;
+}
+
+void state_flusher_stop(void) {
+    pthread_mutex_lock(&fl_mu);
+    int running = fl_running;
+    fl_stop = 1;
+    pthread_cond_signal(&fl_cv);
+    pthread_mutex_unlock(&fl_mu);
+    if (running)
+        pthread_join(fl_thread, NULL);
+    fl_running = 0;
+    fl_n = 0;
+}
+
 int state_admit(state *s, int64_t min_ms, int64_t max_ms) {
     if (min_ms <= s->floor_ms)
         return STATE_EBEHIND;
-    if (max_ms > atomic_load_explicit(&s->ceiling_ms, memory_order_acquire)) {
+    int64_t ceiling = atomic_load_explicit(&s->ceiling_ms, memory_order_acquire);
+    if (max_ms > ceiling) {
+        /* Past the durable mark: write it before these IDs may leave. */
         pthread_mutex_lock(&s->mu);
         int rc = 0;
-        if (max_ms > atomic_load_explicit(&s->ceiling_ms, memory_order_acquire)) {
-            int64_t now = toid_clock_now(NULL);
-            int64_t mark = (now > max_ms ? now : max_ms) + (int64_t)s->reserve_ms;
-            rc = write_mark(s, mark);
-            if (rc == 0)
-                atomic_store_explicit(&s->ceiling_ms, mark, memory_order_release);
-        }
+        if (max_ms > atomic_load_explicit(&s->ceiling_ms, memory_order_acquire))
+            rc = extend_locked(s, max_ms);
         pthread_mutex_unlock(&s->mu);
         if (rc < 0)
             return STATE_EIO;
+    } else if (max_ms > ceiling - (int64_t)s->reserve_ms / 2 &&
+               !atomic_exchange(&s->want_extend, 1)) {
+        /* Half the reservation used: the flusher moves the mark ahead. */
+        pthread_mutex_lock(&fl_mu);
+        pthread_cond_signal(&fl_cv);
+        pthread_mutex_unlock(&fl_mu);
     }
     int64_t cur = atomic_load_explicit(&s->max_issued_ms, memory_order_relaxed);
     while (cur < max_ms &&

@@ -37,6 +37,11 @@ int state_open(const char *dir, toid_format f, uint32_t node, int64_t epoch_ms,
  */
 int state_admit(state *s, int64_t min_ms, int64_t max_ms);
 
+/* Starts / stops the thread that moves marks ahead before requests reach
+ * them (stop it before closing any state). */
+int state_flusher_start(state *const *states, int n);
+void state_flusher_stop(void);
+
 /* Closes the state. clean: no ID can be issued any more, so the mark is
  * lowered to the largest time actually issued (a fast restart). */
 void state_close(state *s, int clean);
