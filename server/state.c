@@ -263,7 +263,7 @@ int state_open(const char *dir, toid_format f, uint32_t node, int64_t epoch_ms,
             goto fail;
         if (r == 0) {
             if (initialised) {
-                log_err("state %s/%s.mark is missing although %s exists: the IDs issued "
+                log_err("state %s/%s.mark is missing although %s says it was initialised: the IDs issued "
                         "before cannot be ruled out; refusing to start (restore the file, or "
                         "start once with --reset-state if the clock is known to be past every "
                         "ID issued)", dir, s->name, lockname);

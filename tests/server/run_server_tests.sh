@@ -548,8 +548,10 @@ if [ -z "$FTLIB" ]; then
 else
     mkdir -p "$WORK/state5"
     echo "+0" >"$WORK/ft.spec"
+    # (an ASan build of toidd accepts the preloaded library with verify_asan_link_order=0)
     START_ENV=(LD_PRELOAD="$FTLIB" FAKETIME_TIMESTAMP_FILE="$WORK/ft.spec" FAKETIME_NO_CACHE=1
-               FAKETIME_DONT_FAKE_MONOTONIC=1)
+               FAKETIME_DONT_FAKE_MONOTONIC=1
+               ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
     CLOCK_FORMATS="nanoflake ulid uuidv7 uid11-seq"
     if start ft1 --state-dir "$WORK/state5" --formats nanoflake,ulid,uuidv7,uid11-seq; then
         for f in $CLOCK_FORMATS; do H "127.0.0.1:$HP/v1/new/$f?count=1000" >"$WORK/clk.$f"; done

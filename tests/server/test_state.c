@@ -1,0 +1,200 @@
+/* test_state.c — toidd's state directory, white box:
+ *  1. a fresh directory initialises; the lock refuses a second holder; a
+ *     missing or corrupt mark is refused; --reset-state recovers;
+ *  2. crash safety: a child issues IDs through state_admit with a tiny
+ *     reservation (a write of the mark nearly every ms) and reports each time
+ *     admitted; the parent kills it with SIGKILL at random moments. After
+ *     every kill the mark on disk must parse and be >= every time the child
+ *     was allowed to issue, and the next start must be after it.
+ * Prints "N passed, N failed" last. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "state.h"
+#include "toid.h"
+
+static int passed, failed;
+#define CHECK(cond, ...)                                   \
+    do {                                                   \
+        if (cond) {                                        \
+            passed++;                                      \
+        } else {                                           \
+            failed++;                                      \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__);    \
+            printf(__VA_ARGS__);                           \
+            printf("\n");                                  \
+        }                                                  \
+    } while (0)
+
+/* The mark in dir for ulid node 0; -1 if there is none, -2 if it does not parse. */
+static int64_t read_mark_value(const char *dir) {
+    char path[512], buf[600];
+    snprintf(path, sizeof path, "%s/ulid-0.mark", dir);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return errno == ENOENT ? -1 : -2;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -2;
+    buf[n] = '\0';
+    const char *p = strstr(buf, "\nissued_up_to_ms ");
+    if (!p || strncmp(buf, "toidd-mark 1\n", 13) != 0 || !strstr(buf, "\ncheck "))
+        return -2;
+    return strtoll(p + 17, NULL, 10);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+}
+
+static void basics(const char *dir) {
+    state_opts o = {0, 2000, 1000};
+    state *s = NULL, *s2 = NULL;
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "a fresh directory initialises");
+    if (!s)
+        return;
+    int64_t now = toid_clock_now(NULL);
+    int64_t mark = read_mark_value(dir);
+    CHECK(mark >= now + 900, "the start reserves ahead (mark %" PRId64 ", now %" PRId64 ")", mark, now);
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s2) < 0, "a second holder of the lock is refused");
+    CHECK(state_admit(s, now, now) == 0, "an ID now is admitted");
+    CHECK(state_admit(s, now + 5000, now + 5000) == 0, "an ID past the mark is admitted ...");
+    CHECK(read_mark_value(dir) >= now + 5000, "... after the mark is moved past it");
+    state_close(s, 0);
+    /* a restart must be after every ID: the clock is 4 s behind the mark */
+    o.clock_wait_max_ms = 500;
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "the clock behind the mark is refused");
+    o.reset = 1;
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "--reset-state recovers");
+    if (s) {
+        now = toid_clock_now(NULL);
+        CHECK(state_admit(s, now - 1000, now) == STATE_EBEHIND, "IDs before the start's mark are refused");
+        state_close(s, 1);
+    }
+    o.reset = 0;
+    o.clock_wait_max_ms = 2000;
+    write_file(dir, "ulid-0.mark", "toidd-mark 1\nformat ulid\nnode 0\nepoch_ms 0\nissued_up_to_ms 5\ncheck 0\n");
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "a corrupt mark is refused");
+    char path[512];
+    snprintf(path, sizeof path, "%s/ulid-0.mark", dir);
+    unlink(path);
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "a missing mark is refused once initialised");
+    o.reset = 1;
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "--reset-state recovers a missing mark");
+    if (s)
+        state_close(s, 1);
+    CHECK(state_open(dir, TOID_ULID, 0, 12345, &(state_opts){0, 2000, 1000}, &s) < 0,
+          "a mark written for another epoch is refused");
+}
+
+/* The child: issue (admit) times as fast as the clock goes; report each. */
+static void child(const char *dir, int wfd) {
+    state_opts o = {0, 5000, 1};
+    state *s = NULL;
+    if (state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0)
+        _exit(3);
+    for (;;) {
+        int64_t t = toid_clock_now(NULL);
+        if (state_admit(s, t, t) == 0) {
+            if (write(wfd, &t, sizeof t) != sizeof t)
+                _exit(4);
+        }
+    }
+}
+
+static void crashes(const char *dir, int rounds) {
+    unsigned seed = (unsigned)time(NULL) ^ (unsigned)getpid();
+    int64_t max_issued = INT64_MIN;
+    int ok_rounds = 0;
+    long total = 0;
+    for (int r = 0; r < rounds; r++) {
+        int p[2];
+        if (pipe(p) < 0)
+            return;
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(p[0]);
+            child(dir, p[1]);
+        }
+        close(p[1]);
+        struct timespec ts = {0, (long)(1 + rand_r(&seed) % 100) * 1000000L};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        int64_t t;
+        while (read(p[0], &t, sizeof t) == sizeof t) {
+            if (t > max_issued)
+                max_issued = t;
+            total++;
+        }
+        close(p[0]);
+        if (WIFEXITED(st)) {
+            CHECK(0, "round %d: the child could not start (status %d)", r, WEXITSTATUS(st));
+            continue;
+        }
+        int64_t mark = read_mark_value(dir);
+        if (mark == -1 && max_issued == INT64_MIN) {
+            ok_rounds++;   /* killed in the very first start, before any mark or ID */
+            continue;
+        }
+        if (mark < 0 || mark < max_issued) {
+            CHECK(0, "round %d: mark %" PRId64 " after a kill, an ID was issued at %" PRId64, r,
+                  mark, max_issued);
+            return;
+        }
+        ok_rounds++;
+    }
+    CHECK(ok_rounds == rounds, "%d of %d kill -9 rounds kept the mark at or past every ID",
+          ok_rounds, rounds);
+    CHECK(total > 0, "the children issued IDs (%ld admitted)", total);
+    /* and the next start issues only after all of them */
+    state *s = NULL;
+    CHECK(state_open(dir, TOID_ULID, 0, 0, &(state_opts){0, 5000, 1000}, &s) == 0,
+          "a start after the kills");
+    if (s) {
+        int64_t t = toid_clock_now(NULL);
+        CHECK(t > max_issued, "the clock is past every ID before the start returns");
+        CHECK(state_admit(s, max_issued, max_issued) == STATE_EBEHIND,
+              "an ID at the last issued time is refused");
+        state_close(s, 1);
+    }
+}
+
+int main(int argc, char **argv) {
+    int rounds = argc > 1 ? atoi(argv[1]) : 60;
+    char tmpl[] = "/tmp/toidd-state-test.XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    if (!dir) {
+        perror("mkdtemp");
+        return 1;
+    }
+    basics(dir);
+    char dir2[600];
+    snprintf(dir2, sizeof dir2, "%s/crash", dir);
+    mkdir(dir2, 0700);
+    crashes(dir2, rounds);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        printf("note: could not remove %s\n", dir);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
