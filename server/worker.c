@@ -74,6 +74,30 @@ typedef struct loop {
 
 static const char *const proto_name[PROTO_COUNT] = {"http", "resp"};
 
+/* Client-caused events (malformed requests, timeouts, refusals) are logged
+ * at most LOG_BURST times a second per worker; the rest are counted and
+ * summed up in the next second's first line. */
+#define LOG_BURST 10
+static _Thread_local int64_t log_second;
+static _Thread_local unsigned log_count, log_suppressed;
+
+static int log_ok(int64_t now_ms) {
+    int64_t sec = now_ms / 1000;
+    if (sec != log_second) {
+        if (log_suppressed)
+            log_info("%u more client events not logged in the last second (see /metrics)",
+                     log_suppressed);
+        log_second = sec;
+        log_count = log_suppressed = 0;
+    }
+    if (log_count < LOG_BURST) {
+        log_count++;
+        return 1;
+    }
+    log_suppressed++;
+    return 0;
+}
+
 static void conn_close(loop *L, conn *c, int drop_reason) {
     if (drop_reason >= 0)
         METRIC_ADD(dropped[drop_reason], 1);
@@ -123,7 +147,8 @@ static int conn_process(loop *L, conn *c) {
             if (r == HTTP_NEED_MORE)
                 break;
             if (r < 0) {
-                log_info("http: malformed request (%s): answered %ld and closing", req.err, -r);
+                if (log_ok(L->now))
+                    log_info("http: malformed request (%s): answered %ld and closing", req.err, -r);
                 http_reply_error(&c->out, (int)-r, req.err);
                 c->state = ST_CLOSING;
                 used = c->in_len;
@@ -137,7 +162,8 @@ static int conn_process(loop *L, conn *c) {
             if (r == RESP_NEED_MORE)
                 break;
             if (r < 0) {
-                log_info("resp: protocol error (%s): closing", cmd.err);
+                if (log_ok(L->now))
+                    log_info("resp: protocol error (%s): closing", cmd.err);
                 resp_reply_protocol_error(&c->out, cmd.err);
                 c->state = ST_CLOSING;
                 used = c->in_len;
@@ -275,8 +301,9 @@ static void do_accept(loop *L, worker_listener *l) {
         if (atomic_fetch_add(&g_open_total, 1) >= (long)cfg->max_connections) {
             atomic_fetch_sub(&g_open_total, 1);
             METRIC_ADD(refused[l->proto], 1);
-            log_warn("%s: connection refused: --max-connections (%u) reached",
-                     proto_name[l->proto], cfg->max_connections);
+            if (log_ok(L->now))
+                log_warn("%s: connection refused: --max-connections (%u) reached",
+                         proto_name[l->proto], cfg->max_connections);
             if (L->nrefusing >= MAX_REFUSING) {
                 close(fd);
                 continue;
@@ -345,14 +372,16 @@ static void sweep(loop *L) {
                 conn_close(L, c, -1);
         } else if (sbuf_pending(&c->out) > 0) {
             if (now - c->last_progress >= (int64_t)cfg->write_timeout_ms) {
-                log_info("%s: client read nothing for %u ms: dropped", proto_name[c->proto],
-                         cfg->write_timeout_ms);
+                if (log_ok(now))
+                    log_info("%s: client read nothing for %u ms: dropped", proto_name[c->proto],
+                             cfg->write_timeout_ms);
                 conn_close(L, c, DROP_WRITE_TIMEOUT);
             }
         } else if (c->in_len > 0 && c->req_start &&
                    now - c->req_start >= (int64_t)cfg->request_timeout_ms) {
-            log_info("%s: request not completed within %u ms: closing", proto_name[c->proto],
-                     cfg->request_timeout_ms);
+            if (log_ok(now))
+                log_info("%s: request not completed within %u ms: closing", proto_name[c->proto],
+                         cfg->request_timeout_ms);
             METRIC_ADD(dropped[DROP_REQUEST_TIMEOUT], 1);
             c->in_len = 0;
             c->req_start = 0;

@@ -272,6 +272,11 @@ bad_http "too many header fields" 431 "GET /healthz HTTP/1.1\r\nHost: x\r\n$many
 out=$(raw "$HP" 'GET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
 check "a 404 keeps the connection usable" [ "$(grep -c '^HTTP/1.1 ' <<<"$out")" -eq 2 ]
 check "the server survived the malformed requests" [ "$(H "127.0.0.1:$HP/healthz")" = ok ]
+before=$(grep -c 'malformed request' "$LOG")
+timeout 20 bash -c 'for i in $(seq 60); do exec 3<>/dev/tcp/127.0.0.1/$0; printf "BAD\r\n\r\n" >&3; cat <&3 >/dev/null; exec 3>&-; done' "$HP"
+after=$(grep -c 'malformed request' "$LOG")
+check "a flood of malformed requests is logged at a bounded rate ($((after - before)) lines for 60)" \
+    [ $((after - before)) -le 40 ]
 
 # ---------------------------------------------------------------- RESP
 check "PING" [ "$(R PING)" = PONG ]
