@@ -331,6 +331,23 @@ fi
 check "HTTP over a Unix socket" [ "$(H --unix-socket "$WORK/http.sock" http://x/healthz)" = ok ]
 check "RESP over a Unix socket" [ "$(timeout 10 redis-cli -s "$WORK/resp.sock" PING)" = PONG ]
 
+# ---------------------------------------------------------------- IPv6 loopback (if the host has ::1)
+if [ -e /proc/net/if_inet6 ] && grep -q '^0\{31\}1 ' /proc/net/if_inet6; then
+    LOG=$WORK/v6.log
+    : >"$LOG"
+    "$TOIDD" --no-state --http '[::1]:0' --resp '[::1]:0' --threads 1 2>>"$LOG" &
+    V6=$!
+    SERVER_PIDS="$SERVER_PIDS $V6"
+    for i in $(seq 50); do grep -q ' started: ' "$LOG" && break; sleep 0.1; done
+    p6=$(sed -n 's/.*listening: http \[::1\]:0 (port \([0-9]*\)).*/\1/p' "$LOG")
+    r6=$(sed -n 's/.*listening: resp \[::1\]:0 (port \([0-9]*\)).*/\1/p' "$LOG")
+    check "HTTP on [::1]" [ "$(curl -gs --max-time 10 "http://[::1]:$p6/healthz")" = ok ]
+    check "RESP on [::1]" [ "$(timeout 10 redis-cli -h ::1 -p "$r6" PING)" = PONG ]
+    kill -TERM "$V6"
+    waitfor "$V6"
+    check "IPv6 server: exit 0" [ "$STATUS" = 0 ]
+fi
+
 # ---------------------------------------------------------------- limits, timeouts
 # slowloris: a request head that never ends is cut off with a 408
 start_ns=$(date +%s%N)
