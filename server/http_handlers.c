@@ -174,7 +174,8 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         } else {
             r.status = 500;
         }
-        return error_reply(out, sc, r, json, toid_err_name(rc), ids_strerror(rc), -1);
+        return error_reply(out, sc, r, json, rc == IDS_EDISABLED ? "not_found" : toid_err_name(rc),
+                           ids_strerror(rc), -1);
     }
     size_t bs = toid_bin_size(f);
     sbuf_reset(&sc->body);

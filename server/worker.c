@@ -428,8 +428,10 @@ static void start_drain(loop *L) {
 void *worker_main(void *arg) {
     worker *w = arg;
     loop *L = calloc(1, sizeof *L);
-    if (!L)
-        goto out;
+    if (!L) {
+        log_err("worker %d: out of memory: exiting", w->id);
+        _exit(1);   /* a worker short would leave its listening socket unserved */
+    }
     L->w = w;
     L->head.next = L->head.prev = &L->head;
     L->hl.max_line = w->cfg->max_head;
@@ -442,8 +444,8 @@ void *worker_main(void *arg) {
     L->in_cap = (w->cfg->max_head > resp_max ? w->cfg->max_head : resp_max) + 1;
     L->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (L->epfd < 0 || scratch_init(&L->sc, w->cfg) < 0) {
-        log_err("worker %d: cannot start: %s", w->id, strerror(errno));
-        goto out;
+        log_err("worker %d: cannot start: %s: exiting", w->id, strerror(errno));
+        _exit(1);   /* the state is safe at every instant */
     }
     for (int i = 0; i < w->nlisteners; i++) {
         L->lobj[i].kind = K_LISTEN;
@@ -493,15 +495,11 @@ void *worker_main(void *arg) {
             last_sweep = L->now;
         }
     }
-out:
-    if (L) {
-        while (L->head.next != &L->head)
-            conn_close(L, L->head.next, DROP_DRAIN);
-        if (L->epfd >= 0)
-            close(L->epfd);
-        scratch_free(&L->sc);
-        free(L);
-    }
+    while (L->head.next != &L->head)
+        conn_close(L, L->head.next, DROP_DRAIN);
+    close(L->epfd);
+    scratch_free(&L->sc);
+    free(L);
     atomic_fetch_sub(&g_workers_live, 1);
     return NULL;
 }
