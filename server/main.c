@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
 #include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +22,30 @@
 #include "worker.h"
 
 static server_config cfg;
+
+/* systemd's readiness protocol (Type=notify) without libsystemd: a datagram
+ * to $NOTIFY_SOCKET (a path, or '@' for the abstract namespace). */
+static void notify_systemd(const char *msg) {
+    const char *path = getenv("NOTIFY_SOCKET");
+    if (!path || (path[0] != '/' && path[0] != '@'))
+        return;
+    struct sockaddr_un sun;
+    memset(&sun, 0, sizeof sun);
+    sun.sun_family = AF_UNIX;
+    size_t len = strlen(path);
+    if (len >= sizeof sun.sun_path)
+        return;
+    memcpy(sun.sun_path, path, len);
+    if (sun.sun_path[0] == '@')
+        sun.sun_path[0] = '\0';
+    int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return;
+    if (sendto(fd, msg, strlen(msg), MSG_NOSIGNAL, (struct sockaddr *)&sun,
+               (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) < 0)
+        log_warn("cannot notify systemd: %s", strerror(errno));
+    close(fd);
+}
 
 int main(int argc, char **argv) {
     int rc = config_parse(argc, argv, &cfg);
@@ -91,6 +118,7 @@ int main(int argc, char **argv) {
     }
     log_info("toidd %s started: %u worker threads, pid %ld", TOID_VERSION_STRING, nw,
              (long)getpid());
+    notify_systemd("READY=1\nSTATUS=serving");
 
     /* Wait for the first stop signal. */
     int sig = 0;
@@ -98,6 +126,7 @@ int main(int argc, char **argv) {
     }
     log_info("%s: draining (at most %u ms; a second signal exits at once)",
              sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_timeout_ms);
+    notify_systemd("STOPPING=1\nSTATUS=draining");
     atomic_store(&g_draining, 1);
     uint64_t one = 1;
     ssize_t wr = write(wake, &one, sizeof one);

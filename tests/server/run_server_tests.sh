@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Black-box tests of toidd, the ID server.
-#   usage: run_server_tests.sh TOIDD_BINARY
+#   usage: run_server_tests.sh TOIDD_BINARY [NOTIFY_RECV_BINARY]
+# (notify_recv stands in for systemd's notification socket; without it that
+# check is skipped)
 # Starts toidd on ephemeral loopback ports (port 0, read back from its log;
 # never a non-loopback address) with a temporary state directory, and talks
 # to it with curl, redis-cli, redis-benchmark and bash's /dev/tcp:
@@ -13,11 +15,12 @@
 set -u
 export LC_ALL=C
 
-if [ $# -ne 1 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 TOIDD_BINARY" >&2
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TOIDD_BINARY [NOTIFY_RECV_BINARY]" >&2
     exit 2
 fi
 TOIDD=$1
+NOTIFY_RECV=${2:-}
 WORK=$(mktemp -d)
 SERVER_PIDS=""
 passed=0
@@ -160,6 +163,27 @@ fi
 printf 'bogus 1\n' >"$WORK/bogus.conf"
 "$TOIDD" --config "$WORK/bogus.conf" >/dev/null 2>&1
 check "--config: an unknown key is a usage error" [ $? -eq 2 ]
+
+# ---------------------------------------------------------------- systemd readiness (Type=notify)
+if [ -n "$NOTIFY_RECV" ]; then
+    "$NOTIFY_RECV" "$WORK/notify.sock" 2 20 >"$WORK/notify.out" &
+    NR=$!
+    for i in $(seq 50); do [ -S "$WORK/notify.sock" ] && break; sleep 0.1; done
+    START_ENV=(NOTIFY_SOCKET="$WORK/notify.sock")
+    mkdir -p "$WORK/state8"
+    if start notify --state-dir "$WORK/state8" --formats ulid; then
+        START_ENV=()
+        for i in $(seq 50); do grep -q READY "$WORK/notify.out" && break; sleep 0.1; done
+        check "systemd: READY=1 once serving" grep -q '^READY=1|STATUS=serving$' "$WORK/notify.out"
+        stop
+        wait "$NR"
+        check "systemd: STOPPING=1 on SIGTERM" grep -q '^STOPPING=1|STATUS=draining$' "$WORK/notify.out"
+    else
+        START_ENV=()
+        kill "$NR" 2>/dev/null
+        fail "start with NOTIFY_SOCKET: $(tail -1 "$LOG")"
+    fi
+fi
 
 # ---------------------------------------------------------------- the server
 ST=$WORK/state
