@@ -9,6 +9,7 @@
 #include <string.h>
 #include <stddef.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -52,6 +53,12 @@ int main(int argc, char **argv) {
     if (rc != 0)
         return rc > 0 ? 0 : 2;
     signal(SIGPIPE, SIG_IGN);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur < (rlim_t)cfg.max_connections + 64 + 4 * cfg.threads)
+        log_warn("the file descriptor limit (%llu) is below --max-connections (%u) plus room "
+                 "for listeners and state; raise it (ulimit -n, LimitNOFILE=)",
+                 (unsigned long long)rl.rlim_cur, cfg.max_connections);
     /* The workers inherit a mask without the stop signals; main waits for them. */
     sigset_t stop;
     sigemptyset(&stop);

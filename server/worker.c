@@ -35,6 +35,7 @@ enum { ST_OPEN, ST_CLOSING, ST_LINGER };
 typedef struct lst_obj {
     int kind;
     worker_listener *l;
+    int64_t paused_until;      /* out of file descriptors: not polled until then */
 } lst_obj;
 
 typedef struct conn {
@@ -288,13 +289,20 @@ static void conn_readable(loop *L, conn *c) {
     conn_flush(L, c);
 }
 
-static void do_accept(loop *L, worker_listener *l) {
+static void do_accept(loop *L, lst_obj *lo) {
     const server_config *cfg = L->w->cfg;
+    worker_listener *l = lo->l;
     for (int i = 0; i < 64; i++) {
         int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
-            if (errno == EMFILE || errno == ENFILE)
-                log_warn("accept: %s", strerror(errno));
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                /* The pending connection stays queued and the listener stays
+                 * readable: stop polling it for a while instead of spinning. */
+                log_warn("accept: %s: pausing the %s listener for 100 ms", strerror(errno),
+                         proto_name[l->proto]);
+                epoll_ctl(L->epfd, EPOLL_CTL_DEL, l->fd, NULL);
+                lo->paused_until = L->now + 100;
+            }
             return;
         }
         int counted = 1;
@@ -472,7 +480,7 @@ void *worker_main(void *arg) {
                 wake = 1;   /* after the batch: draining closes connections */
             } else if (kind == K_LISTEN) {
                 if (!L->draining)
-                    do_accept(L, ((lst_obj *)evs[i].data.ptr)->l);
+                    do_accept(L, (lst_obj *)evs[i].data.ptr);
             } else {
                 conn *c = evs[i].data.ptr;
                 /* Only c's own events close c inside a batch (each connection
@@ -493,6 +501,15 @@ void *worker_main(void *arg) {
         if (L->now - last_sweep >= TICK_MS) {
             sweep(L);
             last_sweep = L->now;
+            for (int i = 0; i < w->nlisteners && !L->draining; i++) {
+                lst_obj *lo = &L->lobj[i];
+                if (lo->paused_until && L->now >= lo->paused_until) {
+                    struct epoll_event e = {
+                        .events = EPOLLIN | (lo->l->tcp ? 0 : EPOLLEXCLUSIVE), .data.ptr = lo};
+                    epoll_ctl(L->epfd, EPOLL_CTL_ADD, lo->l->fd, &e);
+                    lo->paused_until = 0;
+                }
+            }
         }
     }
     while (L->head.next != &L->head)

@@ -391,6 +391,36 @@ check "a client that reads nothing is dropped" \
     grep -Eq '^toidd_connections_dropped_total\{reason="write_timeout"\} [1-9]' <<<"$(H "127.0.0.1:$HP/metrics")"
 check "the server still answers" [ "$(R PING)" = PONG ]
 
+# out of file descriptors: the listener pauses instead of spinning, and the
+# server answers again once connections close
+mkdir -p "$WORK/state9"
+LOG=$WORK/emfile.log
+: >"$LOG"
+(ulimit -n 40 && exec "$TOIDD" --state-dir "$WORK/state9" --formats ulid --http 127.0.0.1:0 \
+    --resp off --threads 1) 2>>"$LOG" &
+EM=$!
+SERVER_PIDS="$SERVER_PIDS $EM"
+for i in $(seq 50); do grep -q ' started: ' "$LOG" && break; sleep 0.1; done
+pe=$(sed -n 's/.*listening: http 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$LOG")
+check "a low descriptor limit is warned about" grep -q 'file descriptor limit (40)' "$LOG"
+fds=""
+for i in $(seq 45); do
+    exec {fd}<>"/dev/tcp/127.0.0.1/$pe" 2>/dev/null && fds="$fds $fd"
+done
+sleep 0.5
+check "out of descriptors: the listener pauses" grep -q 'pausing the http listener' "$LOG"
+cpu1=$(awk '{print $14 + $15}' "/proc/$EM/stat" 2>/dev/null || echo 0)
+sleep 1
+cpu2=$(awk '{print $14 + $15}' "/proc/$EM/stat" 2>/dev/null || echo 0)
+check "out of descriptors: no busy loop ($((cpu2 - cpu1)) ticks in 1 s)" [ $((cpu2 - cpu1)) -lt 50 ]
+for fd in $fds; do exec {fd}>&-; done
+sleep 0.5
+check "out of descriptors: answers again once connections close" \
+    [ "$(curl -s --max-time 10 "127.0.0.1:$pe/healthz")" = ok ]
+kill -TERM "$EM"
+waitfor "$EM"
+check "out of descriptors: exit 0" [ "$STATUS" = 0 ]
+
 # ---------------------------------------------------------------- concurrency
 # 1,000,000 IDs: 4 HTTP clients (15 x 10,000 each, one connection each) and
 # 2 RESP clients (20 x 10,000 each) at once; no duplicates; each connection's
