@@ -65,7 +65,7 @@ static const char usage[] =
     "HTTP: GET /v1/new/FORMAT?count=N, /v1/inspect/FORMAT/ID, /v1/inspect/ID,\n"
     "      /v1/formats, /healthz, /metrics.\n"
     "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO, COMMAND,\n"
-    "      CONFIG GET.\n"
+    "      CONFIG GET, CLIENT SETNAME/SETINFO/GETNAME, SELECT 0, ECHO.\n"
     "Signals: SIGTERM/SIGINT drain and exit 0; a second one exits at once.\n";
 
 enum {

@@ -1,5 +1,6 @@
 /* resp_handlers.c — the RESP2 commands: ID.NEW, ID.INSPECT, PING, QUIT,
- * HELLO, COMMAND, CONFIG GET. */
+ * HELLO, COMMAND, CONFIG GET, and what client libraries send on connect
+ * (CLIENT SETNAME/SETINFO/GETNAME, SELECT 0, ECHO). */
 #include "handlers.h"
 
 #include <stdio.h>
@@ -140,7 +141,8 @@ static const struct {
     {"id.new", "ID.NEW", -2, "fast"},     {"id.inspect", "ID.INSPECT", -2, "fast"},
     {"ping", "PING", -1, "fast"},         {"quit", "QUIT", -1, "fast"},
     {"hello", "HELLO", -1, "fast"},       {"command", "COMMAND", -1, "loading"},
-    {"config", "CONFIG", -2, "admin"},
+    {"config", "CONFIG", -2, "admin"},   {"client", "CLIENT", -2, "fast"},
+    {"select", "SELECT", 2, "fast"},      {"echo", "ECHO", 2, "fast"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -242,6 +244,32 @@ int resp_handle(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *
         r = cmd_command(cmd, o);
     } else if (ieq(name, nl, "CONFIG")) {
         r = cmd_config(cmd, o);
+    } else if (ieq(name, nl, "CLIENT")) {
+        /* What client libraries send on connect; names are not kept. */
+        if (cmd->argc >= 3 && (ieq(cmd->argv[1], cmd->argl[1], "SETNAME") ||
+                               ieq(cmd->argv[1], cmd->argl[1], "SETINFO"))) {
+            r = sbuf_str(o, "+OK\r\n");
+            METRIC_ADD(resp_ok, 1);
+        } else if (cmd->argc == 2 && ieq(cmd->argv[1], cmd->argl[1], "GETNAME")) {
+            r = sbuf_str(o, "$-1\r\n");
+            METRIC_ADD(resp_ok, 1);
+        } else {
+            r = err(o, "ERR only CLIENT SETNAME, SETINFO and GETNAME are supported");
+        }
+    } else if (ieq(name, nl, "SELECT")) {
+        if (cmd->argc == 2 && cmd->argl[1] == 1 && cmd->argv[1][0] == '0') {
+            r = sbuf_str(o, "+OK\r\n");
+            METRIC_ADD(resp_ok, 1);
+        } else {
+            r = err(o, "ERR DB index is out of range (toidd has database 0 only)");
+        }
+    } else if (ieq(name, nl, "ECHO")) {
+        if (cmd->argc != 2) {
+            r = err(o, "ERR wrong number of arguments for 'echo' command");
+        } else {
+            r = bulk(o, cmd->argv[1], cmd->argl[1]);
+            METRIC_ADD(resp_ok, 1);
+        }
     } else {
         char msg[100], arg[48];
         printable(arg, sizeof arg, name, nl);

@@ -323,7 +323,13 @@ check "ID.NEW without a format is an error" grep -q '^ERR wrong number of argume
 check "an unknown command is an error" grep -q "^ERR unknown command 'FLUSHALL'" <<<"$(R FLUSHALL)"
 check "HELLO (RESP2)" grep -q '^toidd$' <<<"$(R HELLO 2)"
 check "HELLO 3 is NOPROTO" grep -q '^NOPROTO' <<<"$(R HELLO 3)"
-check "COMMAND COUNT" [ "$(R COMMAND COUNT)" = 7 ]
+check "COMMAND COUNT" [ "$(R COMMAND COUNT)" = 10 ]
+check "CLIENT SETNAME" [ "$(R CLIENT SETNAME me)" = OK ]
+check "CLIENT SETINFO" [ "$(R CLIENT SETINFO lib-name x)" = OK ]
+check "SELECT 0" [ "$(R SELECT 0)" = OK ]
+check "SELECT 1 is an error" grep -q '^ERR DB index is out of range' <<<"$(R SELECT 1)"
+check "ECHO" [ "$(R ECHO hi)" = hi ]
+check "redis-cli -n 0 (SELECT on connect)" [ "$(R -n 0 PING)" = PONG ]
 check "COMMAND lists ID.NEW" grep -q '^id.new$' <<<"$(R COMMAND)"
 check "CONFIG GET save" [ "$(R CONFIG GET save | head -1)" = save ]
 check "CONFIG GET unknown is empty" [ -z "$(R CONFIG GET nothing)" ]
