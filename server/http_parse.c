@@ -40,12 +40,42 @@ static int ieq(const char *s, size_t n, const char *lit) {
     return 1;
 }
 
-/* Does s[0..n) contain the lower-case literal lit, case-insensitively? */
-static int icontains(const char *s, size_t n, const char *lit) {
-    size_t m = strlen(lit);
-    for (size_t i = 0; i + m <= n; i++)
-        if (ieq(s + i, m, lit))
+/* Accept: does a media range name application/json with a q above 0? */
+static int accepts_json(const char *v, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        size_t s = i;
+        while (i < n && v[i] != ',')
+            i++;
+        size_t e = i++;
+        while (s < e && (v[s] == ' ' || v[s] == '\t'))
+            s++;
+        size_t t = s;
+        while (t < e && v[t] != ';' && v[t] != ' ' && v[t] != '\t')
+            t++;
+        if (!ieq(v + s, t - s, "application/json"))
+            continue;
+        /* a parameter q=0 (or 0.0, 0.000) refuses it */
+        int zero = 0;
+        size_t k = t;
+        while (k < e) {
+            if (v[k++] != ';')
+                continue;
+            while (k < e && (v[k] == ' ' || v[k] == '\t'))
+                k++;
+            if (k + 1 < e && (v[k] == 'q' || v[k] == 'Q') && v[k + 1] == '=') {
+                size_t d = k + 2, m = d;
+                while (m < e && v[m] != ';' && v[m] != ' ' && v[m] != '\t')
+                    m++;
+                zero = m > d && v[d] == '0';
+                for (size_t x = d + 1; zero && x < m; x++)
+                    if (v[x] != '.' && v[x] != '0')
+                        zero = 0;
+            }
+        }
+        if (!zero)
             return 1;
+    }
     return 0;
 }
 
@@ -170,7 +200,7 @@ long http_parse(const char *buf, size_t len, const http_limits *lim, http_reques
         } else if (ieq(name, nlen, "connection")) {
             connection_tokens(val, vlen, &conn_close, &conn_keep);
         } else if (ieq(name, nlen, "accept")) {
-            if (icontains(val, vlen, "application/json"))
+            if (accepts_json(val, vlen))
                 req->accept_json = 1;
         }
     }

@@ -210,6 +210,11 @@ for f in $FORMATS; do
     j=$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/$f?count=3")
     check "/v1/new/$f JSON array of 3" grep -Eq '^\["[^"]+","[^"]+","[^"]+"\]$' <<<"$j"
 done
+check "Accept: application/json;q=0.5 gives JSON" \
+    grep -q '^\["' <<<"$(H -H 'Accept: text/plain;q=0.9, application/json; q=0.5' "127.0.0.1:$HP/v1/new/ulid")"
+check "Accept: application/json;q=0 gives text" \
+    grep -Eq '^[0-9A-Z]{26}$' <<<"$(H -H 'Accept: text/plain, application/json;q=0.0' "127.0.0.1:$HP/v1/new/ulid")"
+check "Accept: */* gives text" grep -Eq '^[0-9A-Z]{26}$' <<<"$(H -H 'Accept: */*' "127.0.0.1:$HP/v1/new/ulid")"
 check "nanoflake uses the configured generator id" \
     grep -q '"generator":7' <<<"$(H "127.0.0.1:$HP/v1/inspect/nanoflake/$(H "127.0.0.1:$HP/v1/new/nanoflake")")"
 check "auto-detected inspect (ulid)" grep -q '"format":"ulid","text":"01ARZ3NDEKTSV4RRFFQ69G5FAV","unix_ms":1469922850259' \
