@@ -324,7 +324,7 @@ int config_parse(int argc, char **argv, server_config *c) {
     strcpy(c->http_addr, "127.0.0.1:8080");
     strcpy(c->resp_addr, "127.0.0.1:6380");
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    c->threads = ncpu > 0 && ncpu < 256 ? (unsigned)ncpu : 1;
+    c->threads = ncpu <= 0 ? 1 : ncpu > 256 ? 256 : (unsigned)ncpu;
     c->max_connections = 1024;
     c->max_count = 10000;
     c->max_head = 8192;

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,23 @@ int ids_init(const server_config *c) {
             return -1;
         s->enabled = 1;
     }
+    char list[512];
+    size_t used = 0;
+    list[0] = '\0';
+    for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
+        if (!slots[i].enabled)
+            continue;
+        int n = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                         toid_format_get((toid_format)i)->name);
+        if (n > 0 && (size_t)n < sizeof list - used)
+            used += (size_t)n;
+        if ((i == TOID_NANOFLAKE || i == TOID_ULID_FLAKE_SCALABLE) && used < sizeof list) {
+            n = snprintf(list + used, sizeof list - used, " (node %" PRIu32 ")", slots[i].node);
+            if (n > 0 && (size_t)n < sizeof list - used)
+                used += (size_t)n;
+        }
+    }
+    log_info("generating: %s%s", list, c->no_state ? " (no state directory)" : "");
     if (!c->no_state) {
         state *all[TOID_FORMAT_COUNT];
         for (int i = 0; i < TOID_FORMAT_COUNT; i++)
