@@ -224,6 +224,12 @@ int resp_handle(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *
     const char *name = cmd->argv[0];
     size_t nl = cmd->argl[0];
     int r;
+    if (ieq(name, nl, "POST") || ieq(name, nl, "HOST:") || ieq(name, nl, "GET")) {
+        /* HTTP sent to the RESP port (e.g. a browser made to post here, as
+         * against Redis): answer once and close, as Redis does. */
+        r = err(o, "ERR this is the RESP port of toidd, not HTTP: closing");
+        return r < 0 ? -1 : 1;
+    }
     if (ieq(name, nl, "ID.NEW")) {
         r = cmd_new(cmd, o, sc, c);
     } else if (ieq(name, nl, "ID.INSPECT")) {

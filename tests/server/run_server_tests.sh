@@ -350,6 +350,9 @@ for bad in '*1\r\n$x\r\n' '*99999\r\n' '*1\r\n$99999\r\n' '*1\r\n$4\r\nPINGxx' '
 done
 longline=$(printf 'a%.0s' $(seq 5000))
 check "an inline request too long" grep -q '^-ERR Protocol error' <<<"$(raw "$RP" "$longline")"
+out=$(raw "$RP" 'POST / HTTP/1.1\r\nHost: x\r\n\r\nPING\r\n')
+check "HTTP sent to the RESP port: one error, then closed" \
+    [ "$(tr -d '\r' <<<"$out")" = "-ERR this is the RESP port of toidd, not HTTP: closing" ]
 check "the server survived the RESP errors" [ "$(R PING)" = PONG ]
 if timeout 30 redis-benchmark -p "$RP" -n 2000 -c 4 -q ID.NEW ulid >"$WORK/bench.out" 2>&1; then
     check "redis-benchmark runs ID.NEW" grep -q 'requests per second' "$WORK/bench.out"
