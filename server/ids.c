@@ -144,7 +144,8 @@ int ids_new(toid_format f, uint8_t *out, size_t n) {
         if (s->st) {
             int64_t lo = time_of(f, out, s->epoch_ms);
             int64_t hi = time_of(f, out + (n - 1) * bs, s->epoch_ms);
-            rc = state_admit(s->st, lo, hi);
+            /* (an ID the library cannot inspect is never issued) */
+            rc = lo == INT64_MAX || hi == INT64_MAX ? TOID_EINVAL : state_admit(s->st, lo, hi);
         }
     }
     if (rc < 0) {
