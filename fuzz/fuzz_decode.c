@@ -58,8 +58,30 @@ static void check_format(toid_format f, const char *text, size_t len) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+/* Detection picks a format that accepts the text, or fails exactly when none
+ * does (uid11-seq and ulid-flake-scalable accept exactly what uid11 and
+ * ulid-flake do), with a decode error class. */
+static void check_detect(const char *text, size_t len) {
+    uint8_t bin[TOID_BIN_MAX], again[TOID_BIN_MAX];
+    size_t pos = (size_t)-1;
+    uint32_t mask = toid_accepting(text, len);
+    int d = toid_detect(text, len, bin, &pos);
+    if (d >= 0) {
+        REQUIRE(mask & (1u << d));
+        REQUIRE(d != TOID_UID11_SEQ && d != TOID_ULID_FLAKE_SCALABLE);
+        REQUIRE(toid_decode((toid_format)d, text, len, again, NULL) == 0);
+        REQUIRE(memcmp(bin, again, toid_bin_size((toid_format)d)) == 0);
+    } else {
+        REQUIRE(mask == 0);
+        REQUIRE(d == TOID_ELENGTH || d == TOID_ECHAR || d == TOID_EOVERFLOW);
+        if (d == TOID_ECHAR)
+            REQUIRE(pos < len);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const char *text = (const char *)data;
+    check_detect(text, size);
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         check_format(formats[i], text, size);
         /* the same bytes as an integer, for the 64-bit formats */

@@ -114,6 +114,20 @@ TOID_API size_t toid_bin_size(toid_format f);
  */
 TOID_API uint32_t toid_accepting(const char *text, size_t len);
 
+/*
+ * Auto-detection: decodes text as the one format it most likely is, into bin.
+ * Priority among the formats that decode it strictly: uuidv7, ulid, scru160,
+ * uid11, ulid-flake, nanoflake — except that a 13-symbol text that both
+ * ulid-flake and nanoflake accept and that has lower-case letters and no
+ * upper-case ones is nanoflake (its canonical case). uid11-seq and
+ * ulid-flake-scalable share their text with uid11 and ulid-flake and are
+ * never detected: name them. Returns the format (>= 0), or when no format
+ * accepts the text the error of the first format in that order whose length
+ * fits (nanoflake before ulid-flake for lower-case text; *err_pos for
+ * TOID_ECHAR), else TOID_ELENGTH.
+ */
+TOID_API int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
+
 /* ------------------------------------------------------------------------
  * Errors
  * ------------------------------------------------------------------------ */

@@ -29,12 +29,6 @@ static int log_due(toid_format f, int kind) {
            atomic_compare_exchange_strong(&last_log[f][kind], &prev, now);
 }
 
-/* Detection order for ID.INSPECT / /v1/inspect without a format: the same
- * as the CLI's (uid11-seq and ulid-flake-scalable share their text with
- * uid11 and ulid-flake and are never detected). */
-static const toid_format detect_order[] = {TOID_UUIDV7, TOID_ULID,       TOID_SCRU160,
-                                           TOID_UID11,  TOID_ULID_FLAKE, TOID_NANOFLAKE};
-
 int ids_init(const server_config *c) {
     state_opts so = {c->reset_state, c->clock_wait_max_ms, c->reserve_ms};
     for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
@@ -177,21 +171,17 @@ const char *ids_strerror(int err) {
 int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos) {
     uint8_t bin[TOID_BIN_MAX];
     *pos = 0;
-    if (f < 0) {
-        uint32_t mask = toid_accepting(text, len);
-        for (size_t i = 0; i < sizeof detect_order / sizeof detect_order[0]; i++)
-            if (mask & (1u << detect_order[i])) {
-                f = (int)detect_order[i];
-                break;
-            }
+    if (f < 0) {            /* the library's detection priority, as the CLI's */
+        f = toid_detect(text, len, bin, pos);
         if (f < 0)
             return IDS_ENOTDETECTED;
-    }
-    if (f >= TOID_FORMAT_COUNT)
+    } else if (f >= TOID_FORMAT_COUNT) {
         return IDS_EUNKNOWN;
-    int rc = toid_decode((toid_format)f, text, len, bin, pos);
-    if (rc < 0)
-        return rc;
+    } else {
+        int rc = toid_decode((toid_format)f, text, len, bin, pos);
+        if (rc < 0)
+            return rc;
+    }
     return toid_inspect_json((toid_format)f, bin, slots[f].epoch_ms, json, cap);
 }
 

@@ -67,6 +67,49 @@ uint32_t toid_accepting(const char *text, size_t len) {
     return set;
 }
 
+/* The detection priority (toid.h). */
+static const toid_format detect_order[] = {TOID_UUIDV7, TOID_ULID, TOID_SCRU160,
+                                           TOID_UID11, TOID_ULID_FLAKE, TOID_NANOFLAKE};
+
+/* Lower-case letters and no upper-case ones. */
+static bool lower_case(const char *s, size_t len) {
+    bool lower = false;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] >= 'A' && s[i] <= 'Z')
+            return false;
+        lower |= s[i] >= 'a' && s[i] <= 'z';
+    }
+    return lower;
+}
+
+int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
+    if ((!text && len) || !bin)
+        return TOID_EINVAL;
+    uint32_t mask = toid_accepting(text, len);
+    uint32_t both = 1u << TOID_ULID_FLAKE | 1u << TOID_NANOFLAKE;
+    if ((mask & both) == both && lower_case(text, len))
+        mask &= ~(1u << TOID_ULID_FLAKE);
+    size_t n = sizeof detect_order / sizeof detect_order[0];
+    for (size_t i = 0; i < n; i++)
+        if (mask & (1u << detect_order[i]))
+            return formats[detect_order[i]]->decode(text, len, bin, err_pos) == 0 ? (int)detect_order[i]
+                                                                                    : TOID_EINVAL;
+    /* no format accepts it: the error of the first whose length fits, with
+     * nanoflake before ulid-flake for lower-case text as above */
+    bool lower = lower_case(text, len);
+    for (size_t i = 0; i < n; i++) {
+        toid_format f = detect_order[i];
+        if (lower && f == TOID_ULID_FLAKE)
+            f = TOID_NANOFLAKE;
+        else if (lower && f == TOID_NANOFLAKE)
+            f = TOID_ULID_FLAKE;
+        int rc = formats[f]->decode(text, len, bin, err_pos);
+        if (rc != TOID_ELENGTH)
+            return rc;
+    }
+    return TOID_ELENGTH;
+}
+
 int toid_decode(toid_format f, const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
     const toid__format *fmt = toid__format_of(f);
     if (!fmt || !bin || (!text && len))

@@ -33,6 +33,28 @@ static void test_registry(void) {
     CHECK_EQ_INT(toid_accepting(S("5TK7MT834rx")), (1u << TOID_UID11) | (1u << TOID_UID11_SEQ) | (1u << TOID_NANOFLAKE));
     CHECK_EQ_INT(toid_accepting(S("5TK7MT834rl")), 1u << TOID_NANOFLAKE);
     CHECK_EQ_INT(toid_accepting(S("!")), 0);
+    /* detection priority */
+    uint8_t bin[TOID_BIN_MAX];
+    size_t pos = 99;
+    CHECK_EQ_INT(toid_detect(S("017f22e2-79b0-7cc3-98c4-dc0c0c07398f"), bin, &pos), TOID_UUIDV7);
+    CHECK_EQ_INT(toid_detect(S("01ARZ3NDEKTSV4RRFFQ69G5FAV"), bin, &pos), TOID_ULID);
+    CHECK_EQ_INT(toid_detect(S("05U0GF0J0SP1ADJPT0U4VHIMCJJAIP51"), bin, &pos), TOID_SCRU160);
+    CHECK_EQ_INT(toid_detect(S("5TK7MT834rx"), bin, &pos), TOID_UID11);       /* also 11-digit base36 */
+    CHECK_EQ_INT(toid_detect(S("0000000Z8ZZZG"), bin, &pos), TOID_ULID_FLAKE);
+    CHECK_EQ_INT(toid_detect(S("0000001xd6ku8"), bin, &pos), TOID_NANOFLAKE);  /* lower case */
+    CHECK_EQ_INT(toid_detect(S("0000001ABCDEF"), bin, &pos), TOID_ULID_FLAKE);  /* upper case */
+    CHECK_EQ_INT(toid_detect(S("0000001abcdef"), bin, &pos), TOID_NANOFLAKE);
+    CHECK_EQ_INT(toid_detect(S("0000001XD6KU8"), bin, &pos), TOID_NANOFLAKE);   /* U: not Crockford */
+    CHECK_EQ_INT(toid_detect(S("0000000000000"), bin, &pos), TOID_ULID_FLAKE); /* no letters */
+    CHECK_EQ_INT(toid_detect(S("1y2p0ij32e8e8"), bin, &pos), TOID_EOVERFLOW);   /* lower case: nanoflake's error */
+    CHECK_EQ_INT(toid_detect(S("1Y2P0IJ32E8E8"), bin, &pos), TOID_ECHAR);       /* upper case: ulid-flake's (I) */
+    CHECK_EQ_INT(pos, 5);
+    CHECK_EQ_INT(toid_detect(S("01ARZ3NDEKTSV4RRFFQ69G5FAU"), bin, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 25);
+    CHECK_EQ_INT(toid_detect(S("0123456789abcdefghijklmnopqrstuvwxyz"), bin, &pos), TOID_ECHAR);  /* uuidv7's length */
+    CHECK_EQ_INT(toid_detect(S("0123456789abcdefghijklmnopqrstuvwxyz0123456789"), bin, &pos), TOID_ELENGTH);
+    CHECK_EQ_INT(toid_detect(S("abc"), bin, &pos), TOID_NANOFLAKE);           /* only base36 takes 3 symbols */
+    CHECK_EQ_INT(toid_detect(S("5tk7mt834rx"), bin, &pos), TOID_UID11);
     CHECK_EQ_INT(toid_accepting(NULL, 0), 0);
 }
 
