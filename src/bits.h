@@ -6,19 +6,36 @@
 
 typedef struct toid__wide { uint64_t w[3]; } toid__wide;
 
+/* n is 8, 16 or 20 (the formats' sizes): whole big-endian words, not bytes
+ * (a byte loop into memory here was most of toid_inspect's time). */
 static inline toid__wide toid__wide_load(const uint8_t *be, size_t n) {
     toid__wide v = {{0, 0, 0}};
-    for (size_t i = 0; i < n; i++) {
-        size_t bit = 8 * (n - 1 - i);
-        v.w[bit / 64] |= (uint64_t)be[i] << (bit % 64);
+    if (n == 8) {
+        v.w[0] = toid__load64(be);
+    } else if (n == 16) {
+        v.w[1] = toid__load64(be);
+        v.w[0] = toid__load64(be + 8);
+    } else {
+        v.w[2] = (uint64_t)be[0] << 24 | (uint64_t)be[1] << 16 | (uint64_t)be[2] << 8 | be[3];
+        v.w[1] = toid__load64(be + 4);
+        v.w[0] = toid__load64(be + 12);
     }
     return v;
 }
 
 static inline void toid__wide_store(toid__wide v, uint8_t *be, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        size_t bit = 8 * (n - 1 - i);
-        be[i] = (uint8_t)(v.w[bit / 64] >> (bit % 64));
+    if (n == 8) {
+        toid__store64(be, v.w[0]);
+    } else if (n == 16) {
+        toid__store64(be, v.w[1]);
+        toid__store64(be + 8, v.w[0]);
+    } else {
+        be[0] = (uint8_t)(v.w[2] >> 24);
+        be[1] = (uint8_t)(v.w[2] >> 16);
+        be[2] = (uint8_t)(v.w[2] >> 8);
+        be[3] = (uint8_t)v.w[2];
+        toid__store64(be + 4, v.w[1]);
+        toid__store64(be + 12, v.w[0]);
     }
 }
 
