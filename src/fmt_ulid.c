@@ -41,8 +41,8 @@ static int ulid_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid
     (void)seen;
     uint64_t hi, lo;        /* hi: 48-bit ms | top 16 random bits; lo: the other 64 */
     if (t->same) {
-        hi = toid__load64(g->last);
-        lo = toid__load64(g->last + 8) + 1;
+        hi = toid__gen_load64(g->last);
+        lo = toid__gen_load64(g->last + 8) + 1;
         if (lo == 0) {
             if ((hi & 0xFFFF) == 0xFFFF)
                 return TOID_EOVERFLOW;     /* all 80 random bits were ones */
@@ -54,10 +54,10 @@ static int ulid_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid
         if (rc < 0)
             return rc;
         hi = (uint64_t)t->ms << 16 | (uint64_t)r[0] << 8 | r[1];
-        lo = toid__load64(r + 2);
+        lo = toid__gen_load64(r + 2);
     }
-    toid__store64(g->last, hi);
-    toid__store64(g->last + 8, lo);
+    toid__gen_store64(g->last, hi);
+    toid__gen_store64(g->last + 8, lo);
     g->last_ms = t->ms;
     memcpy(out, g->last, 16);
     *status |= TOID__NEW_OR_SAME(t);

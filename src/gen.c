@@ -293,13 +293,13 @@ static int chunk_locked(toid_gen *g, const toid__format *fmt, int64_t *now, size
     return rc;
 }
 
-/* The same without a lock, for formats whose state is one word: each ID is
- * computed from a snapshot of the word by the same pure core, on a copy of
- * the generator's head, and published by compare-and-swap; a lost race
- * recomputes from the new word (reusing the same random bytes, since the
- * losing ID was never issued). Without a lock, other threads may publish
- * later ms at any moment, so a step back is checked with a fresh clock
- * reading: it is genuine only if that reading, taken after the word was
+/* The same without a lock, for formats whose state is one word: the chunk
+ * is computed from a snapshot of the word by the same pure core, on a copy
+ * of the generator's head, and published with one compare-and-swap; a lost
+ * race recomputes the chunk from the new word (reusing the same random bytes,
+ * since the losing IDs were never issued). Without a lock, other threads may
+ * publish later ms at any moment, so a step back is checked with a fresh
+ * clock reading: it is genuine only if that reading, taken after the word was
  * published (and so after its publisher read the clock), is still behind. */
 static int chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
                      uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
@@ -308,33 +308,36 @@ static int chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t 
     h.cfg = g->h.cfg;
     h.epoch_ms = g->h.epoch_ms;
     int rc = 0;
-    while (chunk) {
+    for (;;) {
         uint64_t old = __atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE);
         fmt->unpack(old, &h);
         pool attempt = *q;
         unsigned st = 0;
-        toid__tick t;
-        rc = make_tick(&h, fmt, *now / 1000, (unsigned)(*now % 1000), &t, &st);
-        if (rc == TOID_ECLOCK) {
+        size_t k = 0;
+        rc = 0;
+        while (k < chunk) {
+            toid__tick t;
+            rc = make_tick(&h, fmt, *now / 1000, (unsigned)(*now % 1000), &t, &st);
+            if (rc == 0)
+                rc = fmt->next(&h, NULL, &t, from_pool, &attempt, out + k * size, &st);
+            if (rc < 0)
+                break;
+            k++;
+        }
+        if (rc == TOID_ECLOCK && k == 0) {
             *now = toid__clock_us();
             if (*now / 1000 >= h.last_ms)
                 continue;       /* we had lost a race, not the clock */
         }
-        if (rc == 0)
-            rc = fmt->next(&h, NULL, &t, from_pool, &attempt, out, &st);
-        if (rc < 0)
-            break;
-        if (!__atomic_compare_exchange_n(&g->h.word, &old, fmt->pack(&h), false, __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE))
-            continue;       /* another thread published first */
+        if (k && !__atomic_compare_exchange_n(&g->h.word, &old, fmt->pack(&h), false, __ATOMIC_ACQ_REL,
+                                              __ATOMIC_ACQUIRE))
+            continue;           /* another thread published first: redo the chunk */
         *q = attempt;
         *st_all |= st;
-        (*made)++;
-        out += size;
-        chunk--;
+        *made += k;
+        *last = h.last_ms;
+        return rc;
     }
-    *last = h.last_ms;
-    return rc;
 }
 
 static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsigned *status_out) {

@@ -13,6 +13,28 @@ typedef struct toid__tick {
     bool may_advance;   /* on_exhausted == ADVANCE */
 } toid__tick;
 
+/* Big-endian words of the generator's state as one load or store with a byte
+ * swap where the compiler offers one (the byte-assembling toid__load64 did
+ * not compile to that here and cost the ULID batch ~7 ns an ID). */
+static inline uint64_t toid__gen_load64(const uint8_t *p) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+#else
+    return toid__load64(p);
+#endif
+}
+
+static inline void toid__gen_store64(uint8_t *p, uint64_t v) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+    memcpy(p, &v, 8);
+#else
+    toid__store64(p, v);
+#endif
+}
+
 /* Private g->state bits. */
 #define TOID__GEN_READY 1u
 #define TOID__GEN_FORKED 2u     /* node format in a child: needs toid_gen_init */
@@ -59,7 +81,7 @@ static inline uint64_t toid__ts(const toid_gen_head *g, const toid__tick *t) {
  * whether it opened a ms. What every 64-bit core ends with. */
 static inline int toid__issue64(toid_gen_head *g, const toid__tick *t, uint64_t v, uint8_t *out,
                                 unsigned *status) {
-    toid__store64(g->last, v);
+    toid__gen_store64(g->last, v);
     g->last_ms = t->ms;
     memcpy(out, g->last, 8);
     *status |= TOID__NEW_OR_SAME(t);
