@@ -587,6 +587,14 @@ TOID_API int toid_gen_next_text(toid_gen *g, char *out, size_t out_size);
 TOID_API int toid_gen_batch(toid_gen *g, uint8_t *out, size_t n, size_t *made);
 
 /*
+ * toid_gen_batch that also reports what happened: *status (may be NULL) gets
+ * the TOID_ST_* bits of every ID of the batch OR-ed together (so a server
+ * can count clock regressions and waits without generating one ID a call).
+ */
+TOID_API int toid_gen_batch_status(toid_gen *g, uint8_t *out, size_t n, size_t *made,
+                                   unsigned *status);
+
+/*
  * The process-wide generators, one per format, made on first use with the
  * format's defaults (node 0). toid_new: binary; toid_new_text: text and NUL,
  * returns its length; toid_new_batch: as toid_gen_batch.

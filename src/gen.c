@@ -408,6 +408,10 @@ int toid_gen_batch(toid_gen *g, uint8_t *out, size_t n, size_t *made) {
     return produce(g, out, n, made, NULL);
 }
 
+int toid_gen_batch_status(toid_gen *g, uint8_t *out, size_t n, size_t *made, unsigned *status) {
+    return produce(g, out, n, made, status);
+}
+
 /* ---- the process-wide generators ---- */
 
 static toid_gen defaults[TOID_FORMAT_COUNT];

@@ -530,11 +530,23 @@ static void test_wrapper_waits(void) {
     CHECK_EQ_INT(toid_gen_init(g, &c), 0);
     static uint8_t ids[10000 * 8];
     size_t made = 0;
-    CHECK_EQ_INT(toid_gen_batch(g, ids, 10000, &made), 10000);
+    unsigned bst = 0;
+    CHECK_EQ_INT(toid_gen_batch_status(g, ids, 10000, &made, &bst), 10000);
     int ok = 1;
     for (int i = 1; i < 10000; i++)
         ok &= memcmp(ids + 8 * (i - 1), ids + 8 * i, 8) < 0;
     CHECK(ok);
+    CHECK((bst & TOID_ST_WAITED) && (bst & TOID_ST_NEW_MS) && (bst & TOID_ST_INCREMENTED));
+    CHECK(!(bst & TOID_ST_ROLLBACK));
+    /* a batch after the clock stepped back reports the kept ms (ulid: KEEP) */
+    toid_gen_config_default(TOID_ULID, &c);
+    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    CHECK_EQ_INT(toid_gen_batch_status(g, ids, 10, &made, &bst), 10);
+    CHECK(!(bst & (TOID_ST_ROLLBACK | TOID_ST_WAITED)));
+    clk.us -= 3000000;
+    CHECK_EQ_INT(toid_gen_batch_status(g, ids + 160, 10, &made, &bst), 10);
+    CHECK((bst & TOID_ST_ROLLBACK) && memcmp(ids + 144, ids + 160, 16) < 0);
+    clk.us += 3000000;
     /* the clock steps 5 s back: nanoflake waits (bounded) — with the clock
      * frozen it gives up after wait_max_ms of real time */
     toid_gen_config_default(TOID_NANOFLAKE, &c);
