@@ -26,9 +26,9 @@ int metrics_render(sbuf *o) {
     int rc = 0;
     rc |= per_format(o, "toidd_ids_issued_total", "IDs issued.", m->issued);
     rc |= per_format(o, "toidd_clock_regressions_total",
-                     "IDs made while the clock was behind the last ID.", m->regressions);
+                     "Requests whose IDs were made while the clock was behind the last ID.", m->regressions);
     rc |= per_format(o, "toidd_clock_waits_total",
-                     "IDs that waited for the clock (next ms, or a regression).", m->waits);
+                     "Requests that waited for the clock (next ms, or a regression).", m->waits);
     rc |= per_format(o, "toidd_generate_errors_total", "Requests for IDs that failed.",
                      m->gen_errors);
     rc |= sbuf_str(o, "# HELP toidd_http_responses_total HTTP responses by status.\n"

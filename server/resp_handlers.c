@@ -88,19 +88,30 @@ static int cmd_new(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_confi
                  ids_strerror(rc));
         return err(o, msg);
     }
-    size_t bs = toid_bin_size(f);
-    int r = 0;
-    if (cmd->argc == 3)
-        r |= array(o, n);
-    for (size_t i = 0; i < n && r == 0; i++) {
-        char text[TOID_TEXT_MAX];
-        int len = toid_encode(f, sc->bin + i * bs, text, sizeof text);
-        if (len < 0)
+    if (cmd->argc == 3 && array(o, n) < 0)
+        return -1;
+    /* every text of a format has the same length: the "$LEN\r\n" header is
+     * written once and copied, the texts encoded in place */
+    size_t bs = toid_bin_size(f), tl = toid_format_get(f)->text_len;
+    char head[8];
+    int hl = snprintf(head, sizeof head, "$%zu\r\n", tl);
+    size_t each = (size_t)hl + tl + 2;
+    char *w = sbuf_room(o, n * each + 1);   /* + 1: the encoder's NUL */
+    if (!w)
+        return -1;
+    char *p = w;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(p, head, (size_t)hl);
+        p += hl;
+        if (toid_encode(f, sc->bin + i * bs, p, tl + 1) != (int)tl)
             return -1;
-        r |= bulk(o, text, (size_t)len);
+        p += tl;
+        *p++ = '\r';
+        *p++ = '\n';
     }
+    o->len += (size_t)(p - w);
     METRIC_ADD(resp_ok, 1);
-    return r;
+    return 0;
 }
 
 static int cmd_inspect(const resp_cmd *cmd, sbuf *o) {

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# bench_server.sh — toidd against the reference servers, in the same run on
+# the same machine: nginx answering a fixed response (HTTP) and redis-server
+# answering INCR and LRANGE (RESP). The load generators (wrk,
+# redis-benchmark) share the cores with the server under test, as they would
+# on a small host. Rounds are interleaved (peer, toidd, peer, toidd, ...) so
+# that drift in the machine's speed hits both; medians are reported, with the
+# ratio toidd / peer.
+#
+# usage: bench/bench_server.sh [TOIDD] [ROUNDS] [SECONDS]
+#   TOIDD    the server binary (default build/server/toidd)
+#   ROUNDS   interleaved rounds per figure (default 5)
+#   SECONDS  length of each wrk run; redis-benchmark runs are sized to about
+#            the same (default 5)
+# needs: wrk nginx redis-server redis-tools (apt-get install -y wrk nginx redis-server)
+set -u
+export LC_ALL=C
+
+TOIDD=${1:-build/server/toidd}
+ROUNDS=${2:-5}
+SECS=${3:-5}
+CONNS=50
+FORMAT=ulid
+
+for tool in wrk nginx redis-server redis-benchmark "$TOIDD"; do
+    if ! command -v "$tool" >/dev/null 2>&1 && [ ! -x "$tool" ]; then
+        echo "bench_server: '$tool' not found (apt-get install -y wrk nginx redis-server; build toidd)" >&2
+        exit 2
+    fi
+done
+
+WORK=$(mktemp -d /tmp/bench_server.XXXXXX)
+PIDS=()
+cleanup() {
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Free loopback ports: ones that nothing answers on (set into PORTS).
+PORTS=()
+pick_ports() {
+    local p=21000
+    while [ ${#PORTS[@]} -lt "$1" ]; do
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || PORTS+=("$p")
+        p=$((p + 1))
+    done
+}
+wait_port() {
+    for _ in $(seq 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.05
+    done
+    echo "bench_server: nothing listens on port $1" >&2
+    exit 1
+}
+
+THREADS=$(nproc)
+pick_ports 4
+NGINX_PORT=${PORTS[0]} REDIS_PORT=${PORTS[1]} HTTP_PORT=${PORTS[2]} RESP_PORT=${PORTS[3]}
+
+# nginx: the same number of workers as toidd has threads, no logging, a
+# 26-byte body (a ULID and a newline) and a 100-line one, keep-alive forever.
+ulid_line="01ARZ3NDEKTSV4RRFFQ69G5FAV\n"
+hundred=$(for _ in $(seq 100); do printf '%s' "$ulid_line"; done)
+cat >"$WORK/nginx.conf" <<EOF
+worker_processes $THREADS;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx.err;
+daemon off;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000000;
+  server {
+    listen 127.0.0.1:$NGINX_PORT reuseport;
+    location = /one { default_type text/plain; return 200 "$ulid_line"; }
+    location = /hundred { default_type text/plain; return 200 "$hundred"; }
+  }
+}
+EOF
+nginx -p "$WORK" -c "$WORK/nginx.conf" & PIDS+=($!)
+redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
+    --daemonize no --logfile "$WORK/redis.log" & PIDS+=($!)
+mkdir -p "$WORK/state"
+"$TOIDD" --state-dir "$WORK/state" --http "127.0.0.1:$HTTP_PORT" --resp "127.0.0.1:$RESP_PORT" \
+    --threads "$THREADS" 2>"$WORK/toidd.log" & PIDS+=($!)
+for p in "$NGINX_PORT" "$REDIS_PORT" "$HTTP_PORT" "$RESP_PORT"; do wait_port "$p"; done
+
+# the list LRANGE reads: 100+ elements of 26 bytes, as 100 ULIDs would be
+redis-benchmark -p "$REDIS_PORT" -t lpush -n 1000 -d 26 -q >/dev/null 2>&1
+
+wrk_rate() {    # URL -> requests/s
+    wrk -t1 -c"$CONNS" -d"${SECS}s" "$1" 2>/dev/null | awk '/^Requests\/sec:/ {print $2}'
+}
+# redis-benchmark prints "NAME: RATE requests per second, p50=..." last; the
+# field before "requests" is the rate.
+rb_rate() {     # PORT REQUESTS PIPELINE ARGS... -> requests/s
+    local port=$1 n=$2 pipe=$3
+    shift 3
+    redis-benchmark -p "$port" -c "$CONNS" -n "$n" -P "$pipe" -q "$@" 2>/dev/null |
+        tr '\r' '\n' | grep 'requests per second' | tail -1 |
+        sed 's/.*: \([0-9.]*\) requests per second.*/\1/'
+}
+
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# size redis-benchmark runs to about SECS at the rates seen here
+N_SINGLE=$((90000 * SECS))
+N_PIPE=$((1300000 * SECS))
+N_HUNDRED=$((45000 * SECS))
+
+declare -A R
+run() {     # KEY COMMAND...: appends one figure
+    local key=$1
+    shift
+    local v
+    v=$("$@")
+    [ -n "$v" ] || v=0
+    R[$key]+="$v "
+    printf '  %-22s %12.0f\n' "$key" "$v"
+}
+
+echo "bench_server: $THREADS cores shared with the load generators; $ROUNDS rounds of ${SECS} s;"
+echo "  wrk -t1 -c$CONNS, redis-benchmark -c$CONNS; toidd --threads $THREADS, nginx $THREADS workers, redis-server as it is"
+for r in $(seq "$ROUNDS"); do
+    echo "round $r"
+    run http_nginx wrk_rate "http://127.0.0.1:$NGINX_PORT/one"
+    run http_toidd wrk_rate "http://127.0.0.1:$HTTP_PORT/v1/new/$FORMAT"
+    run resp_redis_incr rb_rate "$REDIS_PORT" "$N_SINGLE" 1 -t incr
+    run resp_toidd rb_rate "$RESP_PORT" "$N_SINGLE" 1 ID.NEW "$FORMAT"
+    run resp16_redis_incr rb_rate "$REDIS_PORT" "$N_PIPE" 16 -t incr
+    run resp16_toidd rb_rate "$RESP_PORT" "$N_PIPE" 16 ID.NEW "$FORMAT"
+    run http100_nginx wrk_rate "http://127.0.0.1:$NGINX_PORT/hundred"
+    run http100_toidd wrk_rate "http://127.0.0.1:$HTTP_PORT/v1/new/$FORMAT?count=100"
+    run resp100_redis_lrange rb_rate "$REDIS_PORT" "$N_HUNDRED" 1 -d 26 -t lrange_100
+    run resp100_toidd rb_rate "$RESP_PORT" "$N_HUNDRED" 1 ID.NEW "$FORMAT" 100
+done
+
+med() { tr ' ' '\n' <<<"${R[$1]}" | grep . | median; }
+row() {     # LABEL PEER_KEY TOIDD_KEY GOAL IDS_PER_REQUEST
+    local peer toidd
+    peer=$(med "$2")
+    toidd=$(med "$3")
+    awk -v l="$1" -v p="$peer" -v t="$toidd" -v g="$4" -v k="$5" 'BEGIN {
+        ratio = p > 0 ? t / p : 0
+        goal = g == "-" ? "" : (g ~ /^ids>=/ ? "" : sprintf("goal >= %s x: %s", g, ratio >= g ? "met" : "MISSED"))
+        if (g ~ /^ids>=/) { want = substr(g, 6); goal = sprintf("goal >= %.1f M IDs/s: %s", want / 1e6, t * k >= want ? "met" : "MISSED") }
+        printf "%-34s %11.0f %11.0f %6.3f  %11.0f  %s\n", l, p, t, ratio, t * k, goal
+    }'
+}
+echo
+echo "medians of $ROUNDS rounds (req/s)         peer       toidd  ratio     toidd IDs/s"
+row "HTTP 1 ID (nginx fixed response)" http_nginx http_toidd 0.92 1
+row "RESP 1 ID (redis INCR)" resp_redis_incr resp_toidd 0.94 1
+row "RESP -P16 1 ID (redis INCR -P16)" resp16_redis_incr resp16_toidd 0.9 1
+row "HTTP 100 IDs (nginx 100 lines)" http100_nginx http100_toidd ids\>=5000000 100
+row "RESP 100 IDs (redis LRANGE 100)" resp100_redis_lrange resp100_toidd ids\>=5000000 100
