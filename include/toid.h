@@ -282,6 +282,13 @@ TOID_API int toid_inspect(toid_format f, const uint8_t *bin, int64_t epoch_ms,
                           toid_fields *out);
 
 /*
+ * Only the time of a value, in unix ms, into *unix_ms: what toid_inspect
+ * reports as unix_ms, without the other fields (a few word operations).
+ * Returns 0 or TOID_EINVAL (bad format or epoch).
+ */
+TOID_API int toid_time_of(toid_format f, const uint8_t *bin, int64_t epoch_ms, int64_t *unix_ms);
+
+/*
  * Composes a value from fields. Either the whole value (INT or HEX), or the
  * time (UNIX_MS or TS; both must agree if both are given) plus sub-fields;
  * sub-fields not given are 0. Errors: TOID_ERANGE for a time outside the

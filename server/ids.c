@@ -99,10 +99,8 @@ int ids_lookup(const char *name, size_t len, toid_format *f) {
 }
 
 static int64_t time_of(toid_format f, const uint8_t *bin, int64_t epoch) {
-    toid_fields fl;
-    if (toid_inspect(f, bin, epoch, &fl) < 0)
-        return INT64_MAX;
-    return fl.unix_ms;
+    int64_t t;
+    return toid_time_of(f, bin, epoch, &t) < 0 ? INT64_MAX : t;
 }
 
 int ids_new(toid_format f, uint8_t *out, size_t n) {

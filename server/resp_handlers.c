@@ -93,15 +93,22 @@ static int cmd_new(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_confi
     /* every text of a format has the same length: the "$LEN\r\n" header is
      * written once and copied, the texts encoded in place */
     size_t bs = toid_bin_size(f), tl = toid_format_get(f)->text_len;
+    _Static_assert(TOID_TEXT_MAX < 100, "a text length has at most two digits");
     char head[8];
-    int hl = snprintf(head, sizeof head, "$%zu\r\n", tl);
-    size_t each = (size_t)hl + tl + 2;
+    size_t hl = 0;
+    head[hl++] = '$';
+    if (tl >= 10)
+        head[hl++] = (char)('0' + tl / 10);
+    head[hl++] = (char)('0' + tl % 10);
+    head[hl++] = '\r';
+    head[hl++] = '\n';
+    size_t each = hl + tl + 2;
     char *w = sbuf_room(o, n * each + 1);   /* + 1: the encoder's NUL */
     if (!w)
         return -1;
     char *p = w;
     for (size_t i = 0; i < n; i++) {
-        memcpy(p, head, (size_t)hl);
+        memcpy(p, head, hl);
         p += hl;
         if (toid_encode(f, sc->bin + i * bs, p, tl + 1) != (int)tl)
             return -1;

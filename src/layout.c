@@ -92,6 +92,16 @@ int toid_inspect(toid_format f, const uint8_t *bin, int64_t epoch_ms, toid_field
     return 0;
 }
 
+int toid_time_of(toid_format f, const uint8_t *bin, int64_t epoch_ms, int64_t *unix_ms) {
+    const toid__format *fmt = toid__format_of(f);
+    int64_t e;
+    if (!fmt || !bin || !unix_ms || toid__resolve_epoch(fmt, epoch_ms, &e) < 0)
+        return TOID_EINVAL;
+    toid__wide v = toid__wide_load(bin, fmt->info.bin_size);
+    *unix_ms = e + (int64_t)toid__bits_get(&v, fmt->ts_shift, fmt->info.ts_bits);
+    return 0;
+}
+
 /* Every given field of `in` must equal what the value reports. */
 static bool consistent(const toid__format *fmt, const toid_fields *in, const toid_fields *got) {
     unsigned size = fmt->info.bin_size;

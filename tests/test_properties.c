@@ -91,6 +91,8 @@ static void check_one(toid_format f, const uint8_t *x) {
      * its random bits travel in hex alone) */
     toid_fields fl;
     PROP(toid_inspect(f, x, TOID_EPOCH_DEFAULT, &fl) == 0, "inspect", f, x);
+    int64_t t = INT64_MIN;
+    PROP(toid_time_of(f, x, TOID_EPOCH_DEFAULT, &t) == 0 && t == fl.unix_ms, "time_of = inspect's unix_ms", f, x);
     PROP(toid_make(f, &fl, TOID_EPOCH_DEFAULT, y) == 0 && memcmp(x, y, n) == 0, "make(inspect(x)) with every field", f, x);
     fl.has &= ~((1u << TOID_FIELD_HEX) | (1u << TOID_FIELD_INT) | (1u << TOID_FIELD_UNIX_MS));
     if (f != TOID_UUIDV7) {
