@@ -1,5 +1,6 @@
 /* fuzz_resp_parse.c — toidd's RESP2 request parser: arguments stay inside
- * the input and within the limits, and a parsed command written back as a
+ * the input (or, unquoted, inside the command's buffer, never longer than
+ * the line) and within the limits, and a parsed command written back as a
  * multibulk parses to the same arguments. */
 #include <stdint.h>
 #include <stdio.h>
@@ -27,7 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char out[8 * (64 + 32) + 32];
     size_t n = (size_t)snprintf(out, sizeof out, "*%d\r\n", cmd.argc);
     for (int i = 0; i < cmd.argc; i++) {
-        REQUIRE(cmd.argv[i] >= buf && cmd.argv[i] + cmd.argl[i] <= buf + r);
+        int in_input = cmd.argv[i] >= buf && cmd.argv[i] + cmd.argl[i] <= buf + r;
+        int unquoted = cmd.argv[i] >= cmd.unquoted &&
+                       cmd.argv[i] + cmd.argl[i] <= cmd.unquoted + (size_t)r;
+        REQUIRE(in_input || unquoted);
         n += (size_t)snprintf(out + n, sizeof out - n, "$%zu\r\n", cmd.argl[i]);
         if (cmd.argl[i] > lim.max_bulk)
             return 0;   /* an inline argument may be longer than a bulk one */

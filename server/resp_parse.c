@@ -75,32 +75,121 @@ static long multibulk(const char *buf, size_t len, const resp_limits *lim, resp_
     return (long)pos;
 }
 
+static int blank(char c) { return c == ' ' || c == '\t'; }
+
+static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* A token holding quotes, from buf[*i] up to a blank or the end of the line,
+ * unescaped into dst. Returns its length, or -1 with *why. Redis's rules: a
+ * quote may open anywhere in a token and its closing quote must end the
+ * token. */
+static long quoted_token(const char *buf, size_t line, size_t *i, char *dst, const char **why) {
+    size_t k = *i;
+    long n = 0;
+    while (k < line && !blank(buf[k])) {
+        char q = buf[k];
+        if (q != '"' && q != '\'') {
+            if ((unsigned char)q < 0x20 || q == 0x7f) {
+                *why = "control character in inline request";
+                return -1;
+            }
+            dst[n++] = q;
+            k++;
+            continue;
+        }
+        k++;
+        for (;;) {
+            if (k >= line) {
+                *why = "unbalanced quotes in request";
+                return -1;
+            }
+            char c = buf[k];
+            if (c == q) {
+                k++;
+                if (k < line && !blank(buf[k])) {
+                    *why = "unbalanced quotes in request";
+                    return -1;
+                }
+                *i = k;
+                return n;
+            }
+            if (c == '\\' && k + 1 < line) {
+                char e = buf[k + 1];
+                if (q == '\'') {
+                    if (e == '\'') {
+                        dst[n++] = '\'';
+                        k += 2;
+                        continue;
+                    }
+                } else if (e == 'x' && k + 3 < line && hex_digit(buf[k + 2]) >= 0 &&
+                           hex_digit(buf[k + 3]) >= 0) {
+                    dst[n++] = (char)(hex_digit(buf[k + 2]) * 16 + hex_digit(buf[k + 3]));
+                    k += 4;
+                    continue;
+                } else {
+                    switch (e) {
+                    case 'n': dst[n++] = '\n'; break;
+                    case 'r': dst[n++] = '\r'; break;
+                    case 't': dst[n++] = '\t'; break;
+                    case 'b': dst[n++] = '\b'; break;
+                    case 'a': dst[n++] = '\a'; break;
+                    default: dst[n++] = e; break;
+                    }
+                    k += 2;
+                    continue;
+                }
+            }
+            dst[n++] = c;
+            k++;
+        }
+    }
+    *i = k;
+    return n;
+}
+
 static long inline_cmd(const char *buf, size_t len, const resp_limits *lim, resp_cmd *cmd) {
-    size_t scan = len < lim->max_inline ? len : lim->max_inline;
+    size_t max = lim->max_inline < RESP_MAX_INLINE ? lim->max_inline : RESP_MAX_INLINE;
+    size_t scan = len < max ? len : max;
     const char *nl = memchr(buf, '\n', scan);
     if (!nl)
-        return len >= lim->max_inline ? fail(cmd, "too big inline request") : RESP_NEED_MORE;
+        return len >= max ? fail(cmd, "too big inline request") : RESP_NEED_MORE;
     size_t end = (size_t)(nl - buf);
     size_t line = end;
     if (line > 0 && buf[line - 1] == '\r')
         line--;
-    size_t i = 0;
+    size_t i = 0, used = 0;   /* used: bytes of cmd->unquoted (never more than line) */
     int argc = 0;
     for (;;) {
-        while (i < line && (buf[i] == ' ' || buf[i] == '\t'))
+        while (i < line && blank(buf[i]))
             i++;
         if (i >= line)
             break;
+        if ((unsigned)argc >= lim->max_args || argc >= RESP_MAX_ARGS)
+            return fail(cmd, "too many arguments");
         size_t s = i;
-        while (i < line && buf[i] != ' ' && buf[i] != '\t') {
+        while (i < line && !blank(buf[i]) && buf[i] != '"' && buf[i] != '\'') {
             if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
                 return fail(cmd, "control character in inline request");
             i++;
         }
-        if ((unsigned)argc >= lim->max_args || argc >= RESP_MAX_ARGS)
-            return fail(cmd, "too many arguments");
-        cmd->argv[argc] = buf + s;
-        cmd->argl[argc] = i - s;
+        if (i < line && !blank(buf[i])) {      /* a quote: undo it into unquoted */
+            i = s;
+            const char *why = NULL;
+            long n = quoted_token(buf, line, &i, cmd->unquoted + used, &why);
+            if (n < 0)
+                return fail(cmd, why);
+            cmd->argv[argc] = cmd->unquoted + used;
+            cmd->argl[argc] = (size_t)n;
+            used += (size_t)n;
+        } else {
+            cmd->argv[argc] = buf + s;
+            cmd->argl[argc] = i - s;
+        }
         argc++;
     }
     cmd->argc = argc;

@@ -1,5 +1,8 @@
-/* resp_parse.h — RESP2 requests: multibulk (*N $len ...) and inline commands.
- * Pure: no allocation, no I/O; arguments point into the input. */
+/* resp_parse.h — RESP2 requests: multibulk (*N $len ...) and inline commands
+ * (split at blanks; "double" quotes with \n \r \t \b \a \xHH and \c escapes
+ * and 'single' quotes with \' as Redis reads them). Pure: no allocation, no
+ * I/O; arguments point into the input, or into the command's own buffer
+ * where quotes were undone. */
 #ifndef TOIDD_RESP_PARSE_H
 #define TOIDD_RESP_PARSE_H
 
@@ -15,11 +18,16 @@ typedef struct resp_limits {
     unsigned max_args;   /* arguments, at most RESP_MAX_ARGS */
 } resp_limits;
 
+/* The longest inline command line; resp_limits.max_inline is capped to it. */
+#define RESP_MAX_INLINE 4096
+
 typedef struct resp_cmd {
     int argc;            /* 0 for an empty command (ignored, as Redis does) */
     const char *argv[RESP_MAX_ARGS];
     size_t argl[RESP_MAX_ARGS];
     const char *err;     /* on RESP_ERROR: the protocol error, static text */
+    /* quoted inline arguments, unescaped: their argv point here */
+    char unquoted[RESP_MAX_INLINE];
 } resp_cmd;
 
 /* Parses one command at the start of buf: returns its length (> 0),

@@ -342,6 +342,19 @@ check "QUIT" [ "$(R QUIT)" = OK ]
 out=$(raw "$RP" 'PING\r\nid.new ulid\r\nFOO\r\nPING\r\nQUIT\r\n')
 check "inline commands, an error keeps the connection" \
     [ "$(tr -d '\r' <<<"$out" | sed -n '1p;2p;4p;5p;6p' | tr '\n' '|')" = "+PONG|\$26|-ERR unknown command 'FOO'|+PONG|+OK|" ]
+# inline quotes as Redis reads them (printf %b: \\ is one backslash on the wire)
+out=$(raw "$RP" 'ECHO "a b"\r\nECHO '"'"'it\\'"'"'s'"'"'\r\nECHO "\\x41\\tz\\"q"\r\nECHO x"y z"\r\n  "id.new"   '"'"'nanoflake'"'"'  \r\nECHO ""\r\nQUIT\r\n')
+check "inline quotes: \"a b\" and 'it\\'s'" \
+    [ "$(tr -d '\r' <<<"$out" | sed -n '1,4p' | tr '\n' '|')" = '$3|a b|$4|it'"'"'s|' ]
+check "inline quotes: \\x41, \\t and \\\" escapes" \
+    [ "$(sed -n '5,6p' <<<"$out" | tr -d '\r' | tr '\n' '|')" = "\$5|A$(printf '\t')z\"q|" ]
+check "inline quotes: a quote inside a token, quoted command names" \
+    [ "$(tr -d '\r' <<<"$out" | sed -n '7,9p' | tr '\n' '|' | sed 's/|\$13|.*/|$13|/')" = '$4|xy z|$13|' ]
+check "inline quotes: an empty argument" [ "$(tr -d '\r' <<<"$out" | sed -n '11,12p' | tr '\n' '|')" = '$0||' ]
+for bad in 'ECHO "abc\r\n' 'ECHO "a"b\r\n' "ECHO 'abc\\r\\n" 'ECHO a\001b\r\n'; do
+    out=$(raw "$RP" "$bad")
+    check "inline: $(printf '%q' "$bad") is a protocol error" grep -q '^-ERR Protocol error: \(unbalanced quotes\|control character\)' <<<"$out"
+done
 out=$(raw "$RP" '*2\r\n$4\r\nPING\r\n$2\r\nhi\r\n*1\r\n$4\r\nQUIT\r\n')
 check "multibulk" [ "$(tr -d '\r' <<<"$out" | tr '\n' '|')" = '$2|hi|+OK|' ]
 for bad in '*1\r\n$x\r\n' '*99999\r\n' '*1\r\n$99999\r\n' '*1\r\n$4\r\nPINGxx' '*x\r\n'; do
