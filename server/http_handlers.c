@@ -121,7 +121,35 @@ static int starts(const char *s, size_t n, const char *lit, size_t *rest) {
     return 1;
 }
 
-/* count=N from the query; the only parameter there is. 0, or -1. */
+static int hexval(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* Percent-decodes s[0..n) into dst (n bytes are enough). Returns the length,
+ * or -1 for a malformed escape, or for an encoded '/' when no_slash (a path
+ * is split at its literal slashes only, so an encoded one is refused rather
+ * than guessed at). */
+static long pct_decode(const char *s, size_t n, char *dst, int no_slash) {
+    size_t j = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '%') {
+            dst[j++] = s[i];
+            continue;
+        }
+        int hi = i + 2 < n ? hexval(s[i + 1]) : -1, lo = hi >= 0 ? hexval(s[i + 2]) : -1;
+        if (lo < 0 || (no_slash && hi * 16 + lo == '/'))
+            return -1;
+        dst[j++] = (char)(hi * 16 + lo);
+        i += 2;
+    }
+    return (long)j;
+}
+
+/* count=N from the query (names and values percent-decoded); the only
+ * parameter there is. 0, or -1. */
 static int parse_query(const char *q, size_t n, unsigned max, unsigned long *count) {
     *count = 1;
     size_t i = 0;
@@ -132,21 +160,30 @@ static int parse_query(const char *q, size_t n, unsigned max, unsigned long *cou
         size_t e = i++;
         if (e == s)
             continue;
-        if (e - s < 6 || memcmp(q + s, "count=", 6) != 0)
+        const char *eq = memchr(q + s, '=', e - s);
+        char name[16], value[16];
+        if (!eq || (size_t)(eq - (q + s)) > sizeof name || (size_t)(q + e - eq - 1) > sizeof value)
+            return -1;
+        long nl = pct_decode(q + s, (size_t)(eq - (q + s)), name, 0);
+        long vl = pct_decode(eq + 1, (size_t)(q + e - eq - 1), value, 0);
+        if (nl != 5 || memcmp(name, "count", 5) != 0 || vl < 1 || vl > 7)
             return -1;
         unsigned long v = 0;
-        if (e - s == 6 || e - s > 6 + 7)
-            return -1;
-        for (size_t k = s + 6; k < e; k++) {
-            if (q[k] < '0' || q[k] > '9')
+        for (long k = 0; k < vl; k++) {
+            if (value[k] < '0' || value[k] > '9')
                 return -1;
-            v = v * 10 + (unsigned long)(q[k] - '0');
+            v = v * 10 + (unsigned long)(value[k] - '0');
         }
         if (v < 1 || v > max)
             return -1;
         *count = v;
     }
     return 0;
+}
+
+/* The body length of n IDs of text length tl, as text lines or a JSON array. */
+static size_t new_body_len(size_t n, size_t tl, int json) {
+    return json ? 2 + n * (tl + 2) + (n - 1) + 1 : n * (tl + 1);
 }
 
 static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *name, size_t nlen,
@@ -163,6 +200,14 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         snprintf(msg, sizeof msg, "the only parameter is count, an integer from 1 to %u",
                  c->max_count);
         return error_reply(out, sc, r, json, "invalid", msg, -1);
+    }
+    size_t tl = toid_format_get(f)->text_len;
+    if (r.head && ids_enabled(f)) {
+        /* HEAD is safe (RFC 9110 9.3.2): the headers GET would send, and no
+         * IDs are made, so none is spent */
+        r.ctype = json ? "application/json" : "text/plain; charset=utf-8";
+        r.extra = "Cache-Control: no-store\r\n";
+        return emit(out, &r, NULL, new_body_len(n, tl, json));
     }
     int rc = ids_new(f, sc->bin, n);
     if (rc < 0) {
@@ -205,6 +250,8 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         *p++ = '\n';
     }
     sc->body.len += (size_t)(p - w);
+    if (sc->body.len != new_body_len(n, tl, json))
+        return -1;
     r.ctype = json ? "application/json" : "text/plain; charset=utf-8";
     r.extra = "Cache-Control: no-store\r\n";
     return emit(out, &r, sc->body.data, sc->body.len);
@@ -251,19 +298,29 @@ int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_co
     }
     int get = req->method_len == 3 && memcmp(req->method, "GET", 3) == 0;
     r.head = req->method_len == 4 && memcmp(req->method, "HEAD", 4) == 0;
-    const char *t = req->target;
+    const char *raw = req->target;
     size_t tl = req->target_len;
-    const char *q = memchr(t, '?', tl);
-    size_t pl = q ? (size_t)(q - t) : tl;
+    const char *q = memchr(raw, '?', tl);
+    size_t rawl = q ? (size_t)(q - raw) : tl;
     const char *query = q ? q + 1 : "";
-    size_t ql = q ? tl - pl - 1 : 0;
+    size_t ql = q ? tl - rawl - 1 : 0;
+    /* the path, percent-decoded; none of this server's paths is longer */
+    char t[256];
+    long pl = rawl <= sizeof t ? pct_decode(raw, rawl, t, 1) : 0;
     int rc;
     size_t rest;
     if (!get && !r.head) {
         r.status = 405;
         r.extra = "Allow: GET, HEAD\r\n";
         rc = error_reply(out, sc, r, req->accept_json, "method", "only GET and HEAD", -1);
-    } else if (ql && !starts(t, pl, "/v1/new/", &rest)) {
+    } else if (pl < 0) {
+        r.status = 400;
+        rc = error_reply(out, sc, r, req->accept_json, "invalid",
+                         "bad percent-encoding in the path (or an encoded '/')", -1);
+    } else if (rawl > sizeof t) {
+        r.status = 404;
+        rc = error_reply(out, sc, r, req->accept_json, "not_found", "no such resource", -1);
+    } else if (ql && !starts(t, (size_t)pl, "/v1/new/", &rest)) {
         r.status = 400;
         rc = error_reply(out, sc, r, req->accept_json, "invalid", "no query parameters here", -1);
     } else if (pl == 8 && memcmp(t, "/healthz", 8) == 0) {
@@ -285,10 +342,10 @@ int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_co
             return -1;
         r.ctype = "application/json";
         rc = emit(out, &r, sc->body.data, sc->body.len);
-    } else if (starts(t, pl, "/v1/new/", &rest)) {
-        rc = handle_new(out, sc, r, req->accept_json, t + rest, pl - rest, query, ql, c);
-    } else if (starts(t, pl, "/v1/inspect/", &rest)) {
-        rc = handle_inspect(out, sc, r, t + rest, pl - rest);
+    } else if (starts(t, (size_t)pl, "/v1/new/", &rest)) {
+        rc = handle_new(out, sc, r, req->accept_json, t + rest, (size_t)pl - rest, query, ql, c);
+    } else if (starts(t, (size_t)pl, "/v1/inspect/", &rest)) {
+        rc = handle_inspect(out, sc, r, t + rest, (size_t)pl - rest);
     } else {
         r.status = 404;
         rc = error_reply(out, sc, r, req->accept_json, "not_found", "no such resource", -1);

@@ -40,8 +40,38 @@ static int ieq(const char *s, size_t n, const char *lit) {
     return 1;
 }
 
-/* Accept: does a media range name application/json with a q above 0? */
-static int accepts_json(const char *v, size_t n) {
+/* Content negotiation between the two representations this server has,
+ * text/plain and application/json (RFC 9110 12.5.1): for each, the q of the
+ * most specific media range that matches it (type/subtype over type/ over
+ * any), over every Accept field of the request. */
+typedef struct accept_state {
+    int present;                /* an Accept field was seen */
+    int spec[2];                /* 0 unmatched, 1 any, 2 type, 3 exact */
+    int q[2];                   /* 0..1000 */
+} accept_state;
+enum { REP_TEXT, REP_JSON };
+
+/* A qvalue ("0", "0.5", "1", "1.000"): 0..1000, or -1 if malformed. */
+static int qvalue(const char *v, size_t n) {
+    if (n == 0 || (v[0] != '0' && v[0] != '1'))
+        return -1;
+    if (n == 1)
+        return (v[0] - '0') * 1000;
+    if (v[1] != '.' || n > 5)
+        return -1;
+    int q = (v[0] - '0') * 1000, scale = 100;
+    for (size_t i = 2; i < n; i++, scale /= 10) {
+        if (v[i] < '0' || v[i] > '9')
+            return -1;
+        q += (v[i] - '0') * scale;
+    }
+    return q > 1000 ? -1 : q;
+}
+
+static void accept_field(accept_state *st, const char *v, size_t n) {
+    static const char *const type[2] = {"text", "application"};
+    static const char *const sub[2] = {"plain", "json"};
+    st->present = 1;
     size_t i = 0;
     while (i < n) {
         size_t s = i;
@@ -53,12 +83,14 @@ static int accepts_json(const char *v, size_t n) {
         size_t t = s;
         while (t < e && v[t] != ';' && v[t] != ' ' && v[t] != '\t')
             t++;
-        if (!ieq(v + s, t - s, "application/json"))
+        const char *slash = memchr(v + s, '/', t - s);
+        if (!slash)
             continue;
-        /* a parameter q=0 (or 0.0, 0.000) refuses it */
-        int zero = 0;
+        size_t tl = (size_t)(slash - (v + s)), sl = t - s - tl - 1;
+        const char *sb = slash + 1;
+        int q = 1000;
         size_t k = t;
-        while (k < e) {
+        while (k < e) {         /* the q parameter, if any */
             if (v[k++] != ';')
                 continue;
             while (k < e && (v[k] == ' ' || v[k] == '\t'))
@@ -67,16 +99,35 @@ static int accepts_json(const char *v, size_t n) {
                 size_t d = k + 2, m = d;
                 while (m < e && v[m] != ';' && v[m] != ' ' && v[m] != '\t')
                     m++;
-                zero = m > d && v[d] == '0';
-                for (size_t x = d + 1; zero && x < m; x++)
-                    if (v[x] != '.' && v[x] != '0')
-                        zero = 0;
+                q = qvalue(v + d, m - d);
             }
         }
-        if (!zero)
-            return 1;
+        if (q < 0)
+            continue;           /* a malformed range is ignored */
+        for (int r = 0; r < 2; r++) {
+            int spec = 0;
+            if (tl == 1 && v[s] == '*' && sl == 1 && *sb == '*')
+                spec = 1;
+            else if (ieq(v + s, tl, type[r]))
+                spec = sl == 1 && *sb == '*' ? 2 : ieq(sb, sl, sub[r]) ? 3 : 0;
+            /* the most specific range decides; among equals, the highest q */
+            if (spec > st->spec[r] || (spec && spec == st->spec[r] && q > st->q[r])) {
+                st->spec[r] = spec;
+                st->q[r] = q;
+            }
+        }
     }
-    return 0;
+}
+
+/* JSON when it is acceptable and either preferred (higher q) or, at equal
+ * q, named more specifically than text (application/json beside a wildcard);
+ * otherwise text, also when the client accepts neither. */
+static int accept_wants_json(const accept_state *st) {
+    if (!st->present || st->spec[REP_JSON] == 0 || st->q[REP_JSON] == 0)
+        return 0;
+    int qt = st->spec[REP_TEXT] ? st->q[REP_TEXT] : 0;
+    return st->q[REP_JSON] > qt ||
+           (st->q[REP_JSON] == qt && st->spec[REP_JSON] > st->spec[REP_TEXT]);
 }
 
 static long fail(http_request *req, long code, const char *why) {
@@ -158,6 +209,7 @@ long http_parse(const char *buf, size_t len, const http_limits *lim, http_reques
 
     /* 4. header fields: name ":" OWS value OWS CRLF */
     int conn_close = 0, conn_keep = 0, hosts = 0, lengths = 0;
+    accept_state acc = {0, {0, 0}, {0, 0}};
     unsigned fields = 0;
     i = line_len + 1;
     while (i < head_len - 2) {
@@ -200,8 +252,7 @@ long http_parse(const char *buf, size_t len, const http_limits *lim, http_reques
         } else if (ieq(name, nlen, "connection")) {
             connection_tokens(val, vlen, &conn_close, &conn_keep);
         } else if (ieq(name, nlen, "accept")) {
-            if (accepts_json(val, vlen))
-                req->accept_json = 1;
+            accept_field(&acc, val, vlen);
         }
     }
     if (hosts > 1)
@@ -211,6 +262,7 @@ long http_parse(const char *buf, size_t len, const http_limits *lim, http_reques
     if (req->minor == 1 && hosts == 0)
         return fail(req, HTTP_E_BAD_REQUEST, "HTTP/1.1 request without Host");
     req->has_host = hosts == 1;
+    req->accept_json = accept_wants_json(&acc);
     req->keep_alive = req->minor == 1 ? !conn_close : (conn_keep && !conn_close);
     return (long)head_len;
 }

@@ -29,7 +29,7 @@ typedef struct http_request {
     size_t target_len;
     int minor;              /* HTTP/1.<minor>: 0 or 1 */
     int keep_alive;         /* resolved from the version and Connection */
-    int accept_json;        /* Accept names application/json */
+    int accept_json;        /* Accept prefers application/json to text/plain */
     int has_host;
     int has_body;           /* Content-Length > 0 */
     const char *err;        /* on error: what was wrong (static text) */

@@ -103,6 +103,8 @@ static int64_t time_of(toid_format f, const uint8_t *bin, int64_t epoch) {
     return toid_time_of(f, bin, epoch, &t) < 0 ? INT64_MAX : t;
 }
 
+int ids_enabled(toid_format f) { return (unsigned)f < TOID_FORMAT_COUNT && slots[f].enabled; }
+
 int ids_new(toid_format f, uint8_t *out, size_t n) {
     if ((unsigned)f >= TOID_FORMAT_COUNT || !slots[f].enabled)
         return IDS_EDISABLED;

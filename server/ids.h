@@ -23,6 +23,9 @@ void ids_shutdown(int clean);
 /* A format by name: 0 and *f, IDS_EUNKNOWN. */
 int ids_lookup(const char *name, size_t len, toid_format *f);
 
+/* Whether this server generates f. */
+int ids_enabled(toid_format f);
+
 /* n IDs of f, binary, strictly increasing (uid11: sorted), into out
  * (n * toid_bin_size(f) bytes). Returns 0 or a negative error: a toid error,
  * IDS_EDISABLED, STATE_EBEHIND or STATE_EIO. Thread-safe. */

@@ -210,11 +210,31 @@ for f in $FORMATS; do
     j=$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/$f?count=3")
     check "/v1/new/$f JSON array of 3" grep -Eq '^\["[^"]+","[^"]+","[^"]+"\]$' <<<"$j"
 done
-check "Accept: application/json;q=0.5 gives JSON" \
-    grep -q '^\["' <<<"$(H -H 'Accept: text/plain;q=0.9, application/json; q=0.5' "127.0.0.1:$HP/v1/new/ulid")"
-check "Accept: application/json;q=0 gives text" \
-    grep -Eq '^[0-9A-Z]{26}$' <<<"$(H -H 'Accept: text/plain, application/json;q=0.0' "127.0.0.1:$HP/v1/new/ulid")"
-check "Accept: */* gives text" grep -Eq '^[0-9A-Z]{26}$' <<<"$(H -H 'Accept: */*' "127.0.0.1:$HP/v1/new/ulid")"
+# content negotiation by q (RFC 9110 12.5.1): JSON or text for each Accept
+accept_is() {   # EXPECTED(json|text) ACCEPT-FIELD...
+    local want=$1 args=() body
+    shift
+    for a in "$@"; do args+=(-H "Accept: $a"); done
+    body=$(H "${args[@]}" "127.0.0.1:$HP/v1/new/ulid")
+    case $want in
+    json) grep -Eq '^\["[0-9A-Z]{26}"\]$' <<<"$body" ;;
+    text) grep -Eq '^[0-9A-Z]{26}$' <<<"$body" ;;
+    esac
+}
+check "Accept: application/json gives JSON" accept_is json 'application/json'
+check "Accept: application/json;q=0.5 beside text/plain;q=0.9 gives text" \
+    accept_is text 'text/plain;q=0.9, application/json; q=0.5'
+check "Accept: text/plain;q=0.1, application/json gives JSON" accept_is json 'text/plain;q=0.1, application/json'
+check "Accept: application/json;q=0 gives text" accept_is text 'text/plain, application/json;q=0.0'
+check "Accept: */* gives text" accept_is text '*/*'
+check "Accept: application/json, */* gives JSON (named beside a wildcard)" accept_is json 'application/json, */*'
+check "Accept: application/* gives JSON" accept_is json 'application/*'
+check "Accept: text/*;q=0.3, application/json;q=0.2 gives text" accept_is text 'text/*;q=0.3, application/json;q=0.2'
+check "Accept: */*;q=0.8, application/json;q=0 gives text (the specific range decides)" \
+    accept_is text '*/*;q=0.8, application/json;q=0'
+check "two Accept fields are one list" accept_is json 'text/plain;q=0.5' 'application/json'
+check "Accept: a malformed q ignores that range" accept_is text 'application/json;q=2, text/plain;q=0.5'
+check "Accept: image/png (neither) gives text" accept_is text 'image/png'
 check "nanoflake uses the configured generator id" \
     grep -q '"generator":7' <<<"$(H "127.0.0.1:$HP/v1/inspect/nanoflake/$(H "127.0.0.1:$HP/v1/new/nanoflake")")"
 check "auto-detected inspect (ulid)" grep -q '"format":"ulid","text":"01ARZ3NDEKTSV4RRFFQ69G5FAV","unix_ms":1469922850259' \
@@ -236,6 +256,29 @@ check "new: an unknown parameter is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?n=
 check "an unknown path is 404" [ "$(code "127.0.0.1:$HP/nope")" = 404 ]
 check "POST is 405" [ "$(code -X POST "127.0.0.1:$HP/healthz")" = 405 ]
 check "HEAD /healthz is 200" [ "$(code -I "127.0.0.1:$HP/healthz")" = 200 ]
+# HEAD /v1/new: GET's headers, no body, and no IDs spent
+issued() { H "127.0.0.1:$HP/metrics" | sed -n 's/^toidd_ids_issued_total{format="scru160"} //p'; }
+before=$(issued)
+hl=$(H -I "127.0.0.1:$HP/v1/new/scru160?count=7" | tr -d '\r' | sed -n 's/^Content-Length: //p')
+hj=$(H -I -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/scru160?count=7" | tr -d '\r' |
+     sed -n 's/^Content-Length: //p')
+check "HEAD /v1/new makes no IDs" [ "$(issued)" = "$before" ]
+check "HEAD /v1/new: the Content-Length of GET (text)" \
+    [ "$hl" = "$(H "127.0.0.1:$HP/v1/new/scru160?count=7" | wc -c)" ]
+check "HEAD /v1/new: the Content-Length of GET (JSON)" \
+    [ "$hj" = "$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/scru160?count=7" | wc -c)" ]
+check "HEAD /v1/new of an unknown format is 404" [ "$(code -I "127.0.0.1:$HP/v1/new/nope")" = 404 ]
+# percent-encoded paths and queries are decoded; an encoded '/' is refused
+check "percent-encoded format name" \
+    grep -Eq '^[0-9a-z]{13}$' <<<"$(H "127.0.0.1:$HP/v1/new/%6Eano%66lake")"
+check "percent-encoded ID in /v1/inspect" grep -q '"format":"ulid","text":"01ARZ3NDEKTSV4RRFFQ69G5FAV"' \
+    <<<"$(H "127.0.0.1:$HP/v1/inspect/ulid/%30%31ARZ3NDEKTSV4RRFFQ69G5FAV")"
+check "percent-encoded /healthz" [ "$(H "127.0.0.1:$HP/%68ealthz")" = ok ]
+check "percent-encoded count" [ "$(H "127.0.0.1:$HP/v1/new/ulid?c%6Funt=%31%32" | wc -l)" -eq 12 ]
+check "an encoded '/' is 400" [ "$(code "127.0.0.1:$HP/v1/inspect/ulid%2F01ARZ3NDEKTSV4RRFFQ69G5FAV")" = 400 ]
+check "a bad escape is 400" [ "$(code "127.0.0.1:$HP/v1/new/ul%zzid")" = 400 ]
+check "a truncated escape is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid%4")" = 400 ]
+check "an encoded '&' in count is not a separator" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=3%26count=4")" = 400 ]
 fj=$(H "127.0.0.1:$HP/v1/formats")
 for f in $FORMATS; do
     check "/v1/formats lists $f" grep -q "\"name\":\"$f\"" <<<"$fj"
