@@ -66,9 +66,13 @@ int metrics_render(sbuf *o) {
     rc |= sbuf_printf(o, "# HELP toidd_state_writes_total High-water marks persisted.\n"
                          "# TYPE toidd_state_writes_total counter\n"
                          "toidd_state_writes_total %" PRIu64 "\n"
+                         "# HELP toidd_state_request_writes_total Marks written by a request, "
+                         "which waited for the write.\n"
+                         "# TYPE toidd_state_request_writes_total counter\n"
+                         "toidd_state_request_writes_total %" PRIu64 "\n"
                          "# HELP toidd_state_write_errors_total Failed writes of a mark.\n"
                          "# TYPE toidd_state_write_errors_total counter\n"
                          "toidd_state_write_errors_total %" PRIu64 "\n",
-                      state_writes(), state_write_errors());
+                      state_writes(), state_request_writes(), state_write_errors());
     return rc ? -1 : 0;
 }

@@ -48,15 +48,23 @@ struct state {
 };
 
 /* The flusher thread moves a mark ahead once half of its reservation is used,
- * so that under load requests do not wait for a write. */
+ * so that under load requests do not wait for a write; and it keeps the mark
+ * of a recently used (format, node) half a reservation ahead of the clock, so
+ * that sporadic requests do not wait for one either. After WARM_MS without
+ * an ID, a (format, node) goes cold: no more writes, and its next request
+ * writes the mark itself (counted in state_request_writes). */
+#define WARM_MS 60000
 static pthread_mutex_t fl_mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t fl_cv = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t fl_cv;        /* on CLOCK_MONOTONIC, made by state_flusher_start */
 static state *fl_states[TOID_FORMAT_COUNT * 4];
 static int fl_n, fl_stop, fl_running;
 static pthread_t fl_thread;
 
-static _Atomic uint64_t n_writes, n_write_errors;
+static _Atomic uint64_t n_writes, n_write_errors, n_request_writes;
 uint64_t state_writes(void) { return atomic_load_explicit(&n_writes, memory_order_relaxed); }
+uint64_t state_request_writes(void) {
+    return atomic_load_explicit(&n_request_writes, memory_order_relaxed);
+}
 uint64_t state_write_errors(void) {
     return atomic_load_explicit(&n_write_errors, memory_order_relaxed);
 }
@@ -299,7 +307,9 @@ int state_open(const char *dir, toid_format f, uint32_t node, int64_t epoch_ms,
         }
     }
     s->floor_ms = mark;
-    atomic_store(&s->max_issued_ms, mark);
+    /* (the start counts as use: the flusher keeps the mark warm for a while;
+     * now >= mark, and every ID issued from here on is after now) */
+    atomic_store(&s->max_issued_ms, now);
     /* Reserve ahead now, so that the first request does not wait for a write. */
     int64_t ahead = now + (int64_t)o->reserve_ms;
     if (write_mark(s, ahead) < 0)
@@ -343,30 +353,59 @@ static int extend_locked(state *s, int64_t at_least) {
     return 0;
 }
 
+static void make_cv(void) {
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&fl_cv, &a);
+    pthread_condattr_destroy(&a);
+}
+
+/* Whether the mark of s should move ahead now: half its reservation used by
+ * IDs, or (while warm) by the clock. */
+static int due(state *s, int64_t now) {
+    int64_t ceiling = atomic_load_explicit(&s->ceiling_ms, memory_order_acquire);
+    int64_t top = atomic_load_explicit(&s->max_issued_ms, memory_order_relaxed);
+    int64_t half = (int64_t)s->reserve_ms / 2;
+    return top > ceiling - half || (now - top < WARM_MS && now > ceiling - half);
+}
+
 static void *flusher(void *arg) {
     (void)arg;
     pthread_mutex_lock(&fl_mu);
     while (!fl_stop) {
-        int any = 0;
+        uint32_t tick = 250;
         for (int i = 0; i < fl_n; i++) {
             state *s = fl_states[i];
-            if (!atomic_exchange(&s->want_extend, 0))
+            if (s->reserve_ms / 4 < tick)
+                tick = s->reserve_ms / 4 > 10 ? s->reserve_ms / 4 : 10;
+            int asked = atomic_exchange(&s->want_extend, 0);
+            if (!asked && !due(s, toid_clock_now(NULL)))
                 continue;
-            any = 1;
             pthread_mutex_unlock(&fl_mu);
             pthread_mutex_lock(&s->mu);
             extend_locked(s, INT64_MIN);   /* a failure is logged; requests retry it */
             pthread_mutex_unlock(&s->mu);
             pthread_mutex_lock(&fl_mu);
         }
-        if (!any && !fl_stop)
-            pthread_cond_wait(&fl_cv, &fl_mu);
+        if (fl_stop)
+            break;
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        ts.tv_nsec += (long)tick * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec += ts.tv_nsec / 1000000000L;
+            ts.tv_nsec %= 1000000000L;
+        }
+        pthread_cond_timedwait(&fl_cv, &fl_mu, &ts);
     }
     pthread_mutex_unlock(&fl_mu);
     return NULL;
 }
 
 int state_flusher_start(state *const *states, int n) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_cv);
     pthread_mutex_lock(&fl_mu);
     fl_n = 0;
     for (int i = 0; i < n && fl_n < (int)(sizeof fl_states / sizeof fl_states[0]); i++)
@@ -401,8 +440,10 @@ int state_admit(state *s, int64_t min_ms, int64_t max_ms) {
         /* Past the durable mark: write it before these IDs may leave. */
         pthread_mutex_lock(&s->mu);
         int rc = 0;
-        if (max_ms > atomic_load_explicit(&s->ceiling_ms, memory_order_acquire))
+        if (max_ms > atomic_load_explicit(&s->ceiling_ms, memory_order_acquire)) {
             rc = extend_locked(s, max_ms);
+            atomic_fetch_add_explicit(&n_request_writes, 1, memory_order_relaxed);
+        }
         pthread_mutex_unlock(&s->mu);
         if (rc < 0)
             return STATE_EIO;

@@ -48,6 +48,9 @@ void state_close(state *s, int clean);
 
 /* Counters for /metrics. */
 uint64_t state_writes(void);
+/* ...of which made by a request, which waited for it (the mark had gone cold
+ * or the flusher fell behind). */
+uint64_t state_request_writes(void);
 uint64_t state_write_errors(void);
 
 #endif

@@ -601,6 +601,26 @@ else
     fail "--reset-state after a missing mark"
 fi
 check "the lock file says initialised" grep -q '^initialised; pid ' "$ST/ulid-0.lock"
+# sporadic traffic: the flusher keeps a recently used mark ahead of the clock,
+# so a request after a pause longer than the reservation writes nothing itself
+if start sporadic --state-dir "$WORK/state8" --formats ulid,nanoflake --reserve-ms 200; then
+    spor=$WORK/sporadic.ids
+    : >"$spor"
+    for i in 1 2 3 4; do
+        sleep 0.5
+        H "127.0.0.1:$HP/v1/new/ulid" >>"$spor"
+        R ID.NEW nanoflake >>"$spor"
+    done
+    m=$(H "127.0.0.1:$HP/metrics")
+    check "sporadic requests: no request waited for a mark write" \
+        grep -q '^toidd_state_request_writes_total 0$' <<<"$m"
+    check "sporadic requests: the flusher wrote the marks" \
+        [ "$(sed -n 's/^toidd_state_writes_total //p' <<<"$m")" -ge 6 ]
+    check "sporadic requests: 8 IDs" [ "$(sort -u "$spor" | wc -l)" -eq 8 ]
+    stop
+else
+    fail "start for sporadic traffic: $(tail -1 "$LOG")"
+fi
 # a first start that died before its mark was durable leaves an uninitialised
 # lock file: the next start initialises
 mkdir -p "$WORK/state7"
