@@ -121,7 +121,9 @@ static void conn_close(loop *L, conn *c, int drop_reason) {
 static void conn_set_events(loop *L, conn *c) {
     uint32_t ev = 0;
     size_t pending = sbuf_pending(&c->out);
-    if (c->state == ST_LINGER || (c->state == ST_OPEN && !c->peer_eof && pending < HIGH_WATER))
+    /* (draining: only requests already received are answered) */
+    if (c->state == ST_LINGER ||
+        (c->state == ST_OPEN && !c->peer_eof && !L->draining && pending < HIGH_WATER))
         ev |= EPOLLIN;
     if (pending > 0)
         ev |= EPOLLOUT;
@@ -237,8 +239,9 @@ static void conn_flush(loop *L, conn *c) {
             if (sbuf_pending(&c->out) > 0 || c->state != ST_OPEN)
                 continue;
         }
-        /* The peer has finished sending and every complete request is answered. */
-        if (c->peer_eof) {
+        /* The peer has finished sending, or the server is draining, and every
+         * complete request received is answered. */
+        if (c->peer_eof || L->draining) {
             c->state = ST_CLOSING;
             continue;
         }
@@ -375,7 +378,9 @@ static void sweep(loop *L) {
     for (conn *c = L->head.next; c != &L->head; c = next) {
         next = c->next;
         int64_t now = L->now;
-        if (c->state == ST_LINGER) {
+        if (L->draining && now >= L->drain_deadline) {
+            conn_close(L, c, DROP_DRAIN);    /* the drain's bound comes first */
+        } else if (c->state == ST_LINGER) {
             if (now >= c->linger_deadline)
                 conn_close(L, c, -1);
         } else if (sbuf_pending(&c->out) > 0) {
@@ -403,8 +408,6 @@ static void sweep(loop *L) {
         } else if (c->in_len == 0 && c->state == ST_OPEN &&
                    now - c->last_active >= (int64_t)cfg->idle_timeout_ms) {
             conn_close(L, c, DROP_IDLE);
-        } else if (L->draining && now >= L->drain_deadline) {
-            conn_close(L, c, DROP_DRAIN);
         }
     }
 }
@@ -427,7 +430,9 @@ static void start_drain(loop *L) {
         if (sbuf_pending(&c->out) == 0) {
             conn_close(L, c, DROP_DRAIN);   /* idle, or only a partial request */
         } else {
-            c->state = ST_CLOSING;           /* finish the response, then close */
+            /* finish the response, answer the complete requests held back
+             * behind it (HTTP: the next one says Connection: close), then
+             * close (conn_flush) */
             conn_set_events(L, c);
         }
     }

@@ -633,6 +633,38 @@ else
 fi
 run_expect_fail epoch --state-dir "$ST" --formats nanoflake --gen nanoflake:node=7,epoch=2020-01-01T00:00:00Z
 check "another epoch than the mark's is refused" grep -q 'written for another epoch' "$LOG"
+# held back at SIGTERM: pipelined requests waiting behind a full output
+# buffer are answered before the close (HTTP: the next one, saying
+# Connection: close; RESP: every complete command received)
+if start held --no-state --formats ulid; then
+    timeout 20 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0
+        for i in $(seq 200); do printf "ID.NEW ulid 10000\r\n"; done >&3
+        sleep 1; kill -TERM $1; sleep 0.3; cat <&3' "$RP" "$PID" >"$WORK/held.resp"
+    waitfor "$PID"
+    check "held back at SIGTERM (RESP): exit 0" [ "$STATUS" = 0 ]
+    check "held back at SIGTERM (RESP): all 200 commands answered" [ "$(grep -c '^\*10000' "$WORK/held.resp")" -eq 200 ]
+    check "held back at SIGTERM (RESP): 2000000 IDs, none repeated" \
+        [ "$(grep -E '^[0-9A-Z]{26}' "$WORK/held.resp" | sort -u | wc -l)" -eq 2000000 ]
+else
+    fail "start for held-back requests (RESP): $(tail -1 "$LOG")"
+fi
+if start held2 --no-state --formats ulid; then
+    timeout 20 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0
+        for i in $(seq 40); do printf "GET /v1/new/ulid?count=10000 HTTP/1.1\r\nHost: x\r\n\r\n"; done >&3
+        sleep 1; kill -TERM $1; sleep 0.3; cat <&3' "$HP" "$PID" | tr -d '\r' >"$WORK/held.http"
+    waitfor "$PID"
+    check "held back at SIGTERM (HTTP): exit 0" [ "$STATUS" = 0 ]
+    nresp=$(grep -c '^HTTP/1.1 200' "$WORK/held.http")
+    check "held back at SIGTERM (HTTP): some held back ($nresp of 40 answered)" [ "$nresp" -lt 40 ]
+    check "held back at SIGTERM (HTTP): the last answer says Connection: close, no other" \
+        [ "$(grep -c '^Connection: close' "$WORK/held.http")" -eq 1 -a \
+          "$(grep -E '^(HTTP/1.1|Connection: close)' "$WORK/held.http" | tail -2 | head -1 | cut -c1-8)" = HTTP/1.1 ]
+    check "held back at SIGTERM (HTTP): whole responses" \
+        [ "$(grep -cE '^[0-9A-Z]{26}$' "$WORK/held.http")" -eq $((nresp * 10000)) ]
+else
+    fail "start for held-back requests (HTTP): $(tail -1 "$LOG")"
+fi
+
 run_expect_fail nodir --state-dir "$WORK/nonexistent"
 check "a missing state directory is refused" grep -q 'state directory .*nonexistent' "$LOG"
 
