@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Black-box tests of toidd, the ID server.
-#   usage: run_server_tests.sh TOIDD_BINARY [NOTIFY_RECV_BINARY]
+#   usage: run_server_tests.sh TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]
 # (notify_recv stands in for systemd's notification socket; without it that
 # check is skipped)
 # Starts toidd on ephemeral loopback ports (port 0, read back from its log;
@@ -15,12 +15,13 @@
 set -u
 export LC_ALL=C
 
-if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 TOIDD_BINARY [NOTIFY_RECV_BINARY]" >&2
+if [ $# -lt 1 ] || [ $# -gt 3 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]" >&2
     exit 2
 fi
 TOIDD=$1
 NOTIFY_RECV=${2:-}
+HALFCLOSE=${3:-}
 WORK=$(mktemp -d)
 SERVER_PIDS=""
 passed=0
@@ -410,6 +411,28 @@ out=$(raw "$RP" 'POST / HTTP/1.1\r\nHost: x\r\n\r\nPING\r\n')
 check "HTTP sent to the RESP port: one error, then closed" \
     [ "$(tr -d '\r' <<<"$out")" = "-ERR this is the RESP port of toidd, not HTTP: closing" ]
 check "the server survived the RESP errors" [ "$(R PING)" = PONG ]
+
+# half-closed clients (FIN after the requests): every complete request is
+# answered, then the server closes
+if [ -n "$HALFCLOSE" ]; then
+    out=$(printf 'GET /v1/new/ulid?count=3 HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n' |
+          "$HALFCLOSE" "$HP" | tr -d '\r')
+    check "half-closed HTTP client: both pipelined requests answered, then closed" \
+        [ "$(grep -c '^HTTP/1.1 200' <<<"$out")" -eq 2 -a "$(grep -cE '^[0-9A-Z]{26}$' <<<"$out")" -eq 3 ]
+    out=$(printf 'PING\r\n*3\r\n$6\r\nID.NEW\r\n$4\r\nulid\r\n$1\r\n2\r\n' | "$HALFCLOSE" "$RP" | tr -d '\r')
+    check "half-closed RESP client: both commands answered, then closed" \
+        [ "$(head -2 <<<"$out" | tr '\n' '|')" = '+PONG|*2|' -a "$(grep -cE '^[0-9A-Z]{26}$' <<<"$out")" -eq 2 ]
+    for i in $(seq 60); do printf 'ID.NEW ulid 10000\r\n'; done >"$WORK/hc.req"
+    "$HALFCLOSE" "$RP" <"$WORK/hc.req" >"$WORK/hc.out"
+    check "half-closed RESP client with 60 large replies held back: all answered, then closed" \
+        [ $? -eq 0 -a "$(grep -c '^\*10000' "$WORK/hc.out")" -eq 60 ]
+    check "half-closed client with a partial request: closed without an answer" \
+        [ -z "$(printf 'GET /healthz HTTP/1.1\r\nHo' | "$HALFCLOSE" "$HP")" ]
+    check "half-closed client with a partial RESP command: closed" \
+        bash -c 'printf "*2\r\n\$4\r\nPI" | "$0" "$1" >/dev/null' "$HALFCLOSE" "$RP"
+else
+    fail "no HALFCLOSE binary given: half-closed clients untested"
+fi
 if timeout 30 redis-benchmark -p "$RP" -n 2000 -c 4 -q ID.NEW ulid >"$WORK/bench.out" 2>&1; then
     check "redis-benchmark runs ID.NEW" grep -q 'requests per second' "$WORK/bench.out"
 else
