@@ -66,7 +66,8 @@ static const char usage[] =
     "      /v1/formats, /healthz, /metrics.\n"
     "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO, COMMAND,\n"
     "      CONFIG GET, CLIENT SETNAME/SETINFO/GETNAME, SELECT 0, ECHO.\n"
-    "Signals: SIGTERM/SIGINT drain and exit 0; a second one exits at once.\n";
+    "Signals: SIGTERM/SIGINT drain and exit 0; a second one exits at once;\n"
+    "         SIGHUP is ignored (settings are read at start only).\n";
 
 enum {
     O_HTTP = 256, O_RESP, O_HTTP_UNIX, O_RESP_UNIX, O_STATE_DIR, O_NO_STATE, O_RESET_STATE,

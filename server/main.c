@@ -1,5 +1,6 @@
 /* main.c — toidd: start (config, state, listeners, workers), then wait for
- * SIGTERM/SIGINT: drain, persist, exit 0; a second signal exits at once. */
+ * SIGTERM/SIGINT: drain, persist, exit 0; a second signal exits at once.
+ * SIGHUP: logged and ignored. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -48,6 +49,13 @@ static void notify_systemd(const char *msg) {
     close(fd);
 }
 
+/* SIGHUP does not reload: every setting is read at start, and a restart is
+ * cheap and never repeats an ID (the state directory sees to that). Ignoring
+ * it also keeps a server started from a terminal alive when that closes. */
+static void hup_ignored(void) {
+    log_info("SIGHUP: ignored (settings are read at start only; restart toidd to change them)");
+}
+
 int main(int argc, char **argv) {
     int rc = config_parse(argc, argv, &cfg);
     if (rc != 0)
@@ -64,6 +72,7 @@ int main(int argc, char **argv) {
     sigemptyset(&stop);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGHUP);   /* taken here too, to be logged and ignored */
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
     if (cfg.no_state)
@@ -129,7 +138,10 @@ int main(int argc, char **argv) {
 
     /* Wait for the first stop signal. */
     int sig = 0;
-    while (sigwait(&stop, &sig) != 0) {
+    while (sigwait(&stop, &sig) != 0 || sig == SIGHUP) {
+        if (sig == SIGHUP)
+            hup_ignored();
+        sig = 0;
     }
     log_info("%s: draining (at most %u ms; a second signal exits at once)",
              sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_timeout_ms);
@@ -142,7 +154,10 @@ int main(int argc, char **argv) {
     while (atomic_load(&g_workers_live) > 0) {
         struct timespec ts = {0, 50 * 1000000L};
         siginfo_t si;
-        if (sigtimedwait(&stop, &si, &ts) > 0) {
+        int got = sigtimedwait(&stop, &si, &ts);
+        if (got == SIGHUP) {
+            hup_ignored();
+        } else if (got > 0) {
             log_warn("second signal: exiting at once (the persisted state is safe)");
             _exit(1);
         }

@@ -830,6 +830,10 @@ if start limit --state-dir "$WORK/state3" --max-connections 2; then
     exec 5>&- 6>&-
     sleep 0.3
     check "below the limit again: answered" [ "$(R PING)" = PONG ]
+    kill -HUP "$PID"
+    sleep 0.3
+    check "SIGHUP is logged and ignored" \
+        bash -c '[ "$(timeout 5 redis-cli -p "$0" PING)" = PONG ] && grep -q "SIGHUP: ignored" "$1"' "$RP" "$LOG"
     # a held connection with a pending response keeps the drain busy; a
     # second SIGTERM exits at once
     exec 5<>"/dev/tcp/127.0.0.1/$HP"
