@@ -5,7 +5,9 @@
 # redis-benchmark) share the cores with the server under test, as they would
 # on a small host. Rounds are interleaved (peer, toidd, peer, toidd, ...) so
 # that drift in the machine's speed hits both; medians are reported, with the
-# ratio toidd / peer.
+# ratio toidd / peer. Each peer is compared with toidd on the same number of
+# worker threads (nginx: one per core; redis-server: one), and toidd's
+# default (one per core) is shown over RESP as well.
 #
 # usage: bench/bench_server.sh [TOIDD] [ROUNDS] [SECONDS]
 #   TOIDD    the server binary (default build/server/toidd)
@@ -57,8 +59,9 @@ wait_port() {
 }
 
 THREADS=$(nproc)
-pick_ports 4
+pick_ports 5
 NGINX_PORT=${PORTS[0]} REDIS_PORT=${PORTS[1]} HTTP_PORT=${PORTS[2]} RESP_PORT=${PORTS[3]}
+RESP1_PORT=${PORTS[4]}
 
 # nginx: the same number of workers as toidd has threads, no logging, a
 # 26-byte body (a ULID and a newline) and a 100-line one, keep-alive forever.
@@ -83,10 +86,15 @@ EOF
 nginx -p "$WORK" -c "$WORK/nginx.conf" & PIDS+=($!)
 redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
     --daemonize no --logfile "$WORK/redis.log" & PIDS+=($!)
-mkdir -p "$WORK/state"
+# toidd as configured by default (one worker per core) for HTTP beside nginx's
+# workers, and with one worker beside redis-server's one thread (the same CPU
+# budget: a second worker competes with the load generator for the cores)
+mkdir -p "$WORK/state" "$WORK/state1"
 "$TOIDD" --state-dir "$WORK/state" --http "127.0.0.1:$HTTP_PORT" --resp "127.0.0.1:$RESP_PORT" \
     --threads "$THREADS" 2>"$WORK/toidd.log" & PIDS+=($!)
-for p in "$NGINX_PORT" "$REDIS_PORT" "$HTTP_PORT" "$RESP_PORT"; do wait_port "$p"; done
+"$TOIDD" --state-dir "$WORK/state1" --http off --resp "127.0.0.1:$RESP1_PORT" \
+    --threads 1 2>"$WORK/toidd1.log" & PIDS+=($!)
+for p in "$NGINX_PORT" "$REDIS_PORT" "$HTTP_PORT" "$RESP_PORT" "$RESP1_PORT"; do wait_port "$p"; done
 
 # the list LRANGE reads: 100+ elements of 26 bytes, as 100 ULIDs would be
 redis-benchmark -p "$REDIS_PORT" -t lpush -n 1000 -d 26 -q >/dev/null 2>&1
@@ -123,18 +131,22 @@ run() {     # KEY COMMAND...: appends one figure
 }
 
 echo "bench_server: $THREADS cores shared with the load generators; $ROUNDS rounds of ${SECS} s;"
-echo "  wrk -t1 -c$CONNS, redis-benchmark -c$CONNS; toidd --threads $THREADS, nginx $THREADS workers, redis-server as it is"
+echo "  wrk -t1 -c$CONNS, redis-benchmark -c$CONNS; nginx $THREADS workers and toidd --threads $THREADS;"
+echo "  redis-server (one thread) and toidd --threads 1, and toidd --threads $THREADS"
 for r in $(seq "$ROUNDS"); do
     echo "round $r"
     run http_nginx wrk_rate "http://127.0.0.1:$NGINX_PORT/one"
     run http_toidd wrk_rate "http://127.0.0.1:$HTTP_PORT/v1/new/$FORMAT"
     run resp_redis_incr rb_rate "$REDIS_PORT" "$N_SINGLE" 1 -t incr
+    run resp_toidd_1w rb_rate "$RESP1_PORT" "$N_SINGLE" 1 ID.NEW "$FORMAT"
     run resp_toidd rb_rate "$RESP_PORT" "$N_SINGLE" 1 ID.NEW "$FORMAT"
     run resp16_redis_incr rb_rate "$REDIS_PORT" "$N_PIPE" 16 -t incr
+    run resp16_toidd_1w rb_rate "$RESP1_PORT" "$N_PIPE" 16 ID.NEW "$FORMAT"
     run resp16_toidd rb_rate "$RESP_PORT" "$N_PIPE" 16 ID.NEW "$FORMAT"
     run http100_nginx wrk_rate "http://127.0.0.1:$NGINX_PORT/hundred"
     run http100_toidd wrk_rate "http://127.0.0.1:$HTTP_PORT/v1/new/$FORMAT?count=100"
     run resp100_redis_lrange rb_rate "$REDIS_PORT" "$N_HUNDRED" 1 -d 26 -t lrange_100
+    run resp100_toidd_1w rb_rate "$RESP1_PORT" "$N_HUNDRED" 1 ID.NEW "$FORMAT" 100
     run resp100_toidd rb_rate "$RESP_PORT" "$N_HUNDRED" 1 ID.NEW "$FORMAT" 100
 done
 
@@ -153,7 +165,11 @@ row() {     # LABEL PEER_KEY TOIDD_KEY GOAL IDS_PER_REQUEST
 echo
 echo "medians of $ROUNDS rounds (req/s)         peer       toidd  ratio     toidd IDs/s"
 row "HTTP 1 ID (nginx fixed response)" http_nginx http_toidd 0.92 1
-row "RESP 1 ID (redis INCR)" resp_redis_incr resp_toidd 0.94 1
-row "RESP -P16 1 ID (redis INCR -P16)" resp16_redis_incr resp16_toidd 0.9 1
+row "RESP 1 ID (redis INCR), 1 worker" resp_redis_incr resp_toidd_1w 0.94 1
+row "RESP -P16 (redis INCR -P16), 1 worker" resp16_redis_incr resp16_toidd_1w 0.9 1
 row "HTTP 100 IDs (nginx 100 lines)" http100_nginx http100_toidd ids\>=5000000 100
-row "RESP 100 IDs (redis LRANGE 100)" resp100_redis_lrange resp100_toidd ids\>=5000000 100
+row "RESP 100 IDs (redis LRANGE 100), 1 w" resp100_redis_lrange resp100_toidd_1w ids\>=5000000 100
+echo "toidd with its default $THREADS workers over RESP (the load generator shares the cores):"
+row "RESP 1 ID (redis INCR)" resp_redis_incr resp_toidd - 1
+row "RESP -P16 (redis INCR -P16)" resp16_redis_incr resp16_toidd - 1
+row "RESP 100 IDs (redis LRANGE 100)" resp100_redis_lrange resp100_toidd - 100
