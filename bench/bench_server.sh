@@ -98,6 +98,8 @@ for p in "$NGINX_PORT" "$REDIS_PORT" "$HTTP_PORT" "$RESP_PORT" "$RESP1_PORT"; do
 
 # the list LRANGE reads: 100+ elements of 26 bytes, as 100 ULIDs would be
 redis-benchmark -p "$REDIS_PORT" -t lpush -n 1000 -d 26 -q >/dev/null 2>&1
+# ...and the key GET reads, a 26-byte value
+redis-benchmark -p "$REDIS_PORT" -t set -n 1000 -d 26 -q >/dev/null 2>&1
 
 wrk_rate() {    # URL -> requests/s
     wrk -t1 -c"$CONNS" -d"${SECS}s" "$1" 2>/dev/null | awk '/^Requests\/sec:/ {print $2}'
@@ -138,9 +140,11 @@ for r in $(seq "$ROUNDS"); do
     run http_nginx wrk_rate "http://127.0.0.1:$NGINX_PORT/one"
     run http_toidd wrk_rate "http://127.0.0.1:$HTTP_PORT/v1/new/$FORMAT"
     run resp_redis_incr rb_rate "$REDIS_PORT" "$N_SINGLE" 1 -t incr
+    run resp_redis_get26 rb_rate "$REDIS_PORT" "$N_SINGLE" 1 -d 26 -t get
     run resp_toidd_1w rb_rate "$RESP1_PORT" "$N_SINGLE" 1 ID.NEW "$FORMAT"
     run resp_toidd rb_rate "$RESP_PORT" "$N_SINGLE" 1 ID.NEW "$FORMAT"
     run resp16_redis_incr rb_rate "$REDIS_PORT" "$N_PIPE" 16 -t incr
+    run resp16_redis_get26 rb_rate "$REDIS_PORT" "$N_PIPE" 16 -d 26 -t get
     run resp16_toidd_1w rb_rate "$RESP1_PORT" "$N_PIPE" 16 ID.NEW "$FORMAT"
     run resp16_toidd rb_rate "$RESP_PORT" "$N_PIPE" 16 ID.NEW "$FORMAT"
     run http100_nginx wrk_rate "http://127.0.0.1:$NGINX_PORT/hundred"
@@ -169,6 +173,10 @@ row "RESP 1 ID (redis INCR), 1 worker" resp_redis_incr resp_toidd_1w 0.94 1
 row "RESP -P16 (redis INCR -P16), 1 worker" resp16_redis_incr resp16_toidd_1w 0.9 1
 row "HTTP 100 IDs (nginx 100 lines)" http100_nginx http100_toidd ids\>=5000000 100
 row "RESP 100 IDs (redis LRANGE 100), 1 w" resp100_redis_lrange resp100_toidd_1w ids\>=5000000 100
+echo "the same, beside redis GET of a 26-byte value: a reply of the same shape as a ULID's"
+echo "(redis-benchmark, not the server, is the busier process at these rates):"
+row "RESP 1 ID (redis GET 26 B), 1 worker" resp_redis_get26 resp_toidd_1w - 1
+row "RESP -P16 (redis GET 26 B), 1 worker" resp16_redis_get26 resp16_toidd_1w - 1
 echo "toidd with its default $THREADS workers over RESP (the load generator shares the cores):"
 row "RESP 1 ID (redis INCR)" resp_redis_incr resp_toidd - 1
 row "RESP -P16 (redis INCR -P16)" resp16_redis_incr resp16_toidd - 1

@@ -725,12 +725,17 @@ else
     fail "start for SIGTERM under load"
 fi
 
-# kill -9 at random moments under load, 6 rounds: every ID received, over
-# both protocols, across all the rounds and a last run, is unique
+# kill -9 at random moments under load, in a loop for TOIDD_KILL9_SECONDS
+# (default 45; at least 6 rounds): every ID received, over both protocols,
+# across all the rounds and a last run, is unique
 mkdir -p "$WORK/state6"
 ok=1
 : >"$WORK/rk.all"
-for round in 1 2 3 4 5 6; do
+: >"$WORK/rk.uuid"
+rk_end=$((SECONDS + ${TOIDD_KILL9_SECONDS:-45}))
+round=0
+while [ $round -lt 6 ] || [ $SECONDS -lt $rk_end ]; do
+    round=$((round + 1))
     if ! start "rk-$round" --state-dir "$WORK/state6" --formats nanoflake,uuidv7 --reserve-ms 200; then
         ok=0
         fail "kill -9 under load: restart $round: $(tail -1 "$LOG")"
@@ -746,19 +751,26 @@ for round in 1 2 3 4 5 6; do
     done
     timeout 20 redis-cli -p "$RP" -r 30 ID.NEW nanoflake 2000 >"$WORK/rk.$round.r" 2>/dev/null &
     cpids="$cpids $!"
-    sleep "0.$((RANDOM % 6 + 1))"
+    timeout 20 redis-cli -p "$RP" -r 30 ID.NEW uuidv7 1000 >"$WORK/rk.$round.u" 2>/dev/null &
+    cpids="$cpids $!"
+    sleep "0.$((RANDOM % 9 + 1))"
     kill -KILL "$PID"
     wait "$PID" 2>/dev/null
     for p in $cpids; do wait "$p"; done
-    cat "$WORK/rk.$round".* | grep -E '^[0-9a-z]{13}$' >>"$WORK/rk.all"
+    cat "$WORK/rk.$round".[12r] | grep -E '^[0-9a-z]{13}$' >>"$WORK/rk.all"
+    grep -E '^[0-9a-f-]{36}$' "$WORK/rk.$round.u" >>"$WORK/rk.uuid"
+    rm -f "$WORK/rk.$round".*
 done
-check "kill -9 under load: 6 rounds restarted" [ $ok -eq 1 ]
+check "kill -9 under load: $round rounds restarted" [ $ok -eq 1 ]
 if start rk-last --state-dir "$WORK/state6" --formats nanoflake,uuidv7; then
     H "127.0.0.1:$HP/v1/new/nanoflake?count=10000" >>"$WORK/rk.all"
     stop
 fi
 check "kill -9 under load: IDs received ($(wc -l <"$WORK/rk.all"))" [ "$(wc -l <"$WORK/rk.all")" -gt 10000 ]
 check "kill -9 under load: none repeated" nodups "$WORK/rk.all"
+echo "kill -9 under load: $round rounds, $(wc -l <"$WORK/rk.all") nanoflake and $(wc -l <"$WORK/rk.uuid") uuidv7 IDs received"
+check "kill -9 under load: uuidv7 IDs received ($(wc -l <"$WORK/rk.uuid"))" [ "$(wc -l <"$WORK/rk.uuid")" -gt 1000 ]
+check "kill -9 under load: no uuidv7 repeated" nodups "$WORK/rk.uuid"
 
 # ---------------------------------------------------------------- the clock set back (libfaketime)
 # toidd runs with libfaketime reading its offset from a file at every call,
