@@ -659,7 +659,7 @@ check "another epoch than the mark's is refused" grep -q 'written for another ep
 # held back at SIGTERM: pipelined requests waiting behind a full output
 # buffer are answered before the close (HTTP: the next one, saying
 # Connection: close; RESP: every complete command received)
-if start held --no-state --formats ulid; then
+if start held --no-state --formats ulid --drain-timeout-ms 30000; then
     timeout 20 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0
         for i in $(seq 200); do printf "ID.NEW ulid 10000\r\n"; done >&3
         sleep 1; kill -TERM $1; sleep 0.3; cat <&3' "$RP" "$PID" >"$WORK/held.resp"
@@ -671,7 +671,7 @@ if start held --no-state --formats ulid; then
 else
     fail "start for held-back requests (RESP): $(tail -1 "$LOG")"
 fi
-if start held2 --no-state --formats ulid; then
+if start held2 --no-state --formats ulid --drain-timeout-ms 30000; then
     timeout 20 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0
         for i in $(seq 40); do printf "GET /v1/new/ulid?count=10000 HTTP/1.1\r\nHost: x\r\n\r\n"; done >&3
         sleep 1; kill -TERM $1; sleep 0.3; cat <&3' "$HP" "$PID" | tr -d '\r' >"$WORK/held.http"
@@ -776,7 +776,12 @@ check "kill -9 under load: no uuidv7 repeated" nodups "$WORK/rk.uuid"
 # toidd runs with libfaketime reading its offset from a file at every call,
 # so the test moves the server's clock back while it runs and across
 # restarts.
-if [ -z "$FTLIB" ]; then
+if [ -n "${TOIDD_TEST_NO_FAKETIME:-}" ]; then
+    # (the ThreadSanitizer run: libfaketime's own pthread_cond_timedwait hides
+    # the mutex hand-over from TSan, which then reports a false double lock;
+    # this part runs in the other builds)
+    echo "the clock set back (libfaketime): skipped (TOIDD_TEST_NO_FAKETIME)"
+elif [ -z "$FTLIB" ]; then
     fail "libfaketime is not installed (package faketime)"
 else
     mkdir -p "$WORK/state5"
