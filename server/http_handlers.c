@@ -121,13 +121,6 @@ static int starts(const char *s, size_t n, const char *lit, size_t *rest) {
     return 1;
 }
 
-static int hexval(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* Percent-decodes s[0..n) into dst (n bytes are enough). Returns the length,
  * or -1 for a malformed escape, or for an encoded '/' when no_slash (a path
  * is split at its literal slashes only, so an encoded one is refused rather
@@ -139,7 +132,7 @@ static long pct_decode(const char *s, size_t n, char *dst, int no_slash) {
             dst[j++] = s[i];
             continue;
         }
-        int hi = i + 2 < n ? hexval(s[i + 1]) : -1, lo = hi >= 0 ? hexval(s[i + 2]) : -1;
+        int hi = i + 2 < n ? hex_value(s[i + 1]) : -1, lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
         if (lo < 0 || (no_slash && hi * 16 + lo == '/'))
             return -1;
         dst[j++] = (char)(hi * 16 + lo);

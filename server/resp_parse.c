@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "util.h"
+
 static long fail(resp_cmd *cmd, const char *why) {
     cmd->err = why;
     return RESP_ERROR;
@@ -77,13 +79,6 @@ static long multibulk(const char *buf, size_t len, const resp_limits *lim, resp_
 
 static int blank(char c) { return c == ' ' || c == '\t'; }
 
-static int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 /* A token holding quotes, from buf[*i] up to a blank or the end of the line,
  * unescaped into dst. Returns its length, or -1 with *why. Redis's rules: a
  * quote may open anywhere in a token and its closing quote must end the
@@ -126,9 +121,9 @@ static long quoted_token(const char *buf, size_t line, size_t *i, char *dst, con
                         k += 2;
                         continue;
                     }
-                } else if (e == 'x' && k + 3 < line && hex_digit(buf[k + 2]) >= 0 &&
-                           hex_digit(buf[k + 3]) >= 0) {
-                    dst[n++] = (char)(hex_digit(buf[k + 2]) * 16 + hex_digit(buf[k + 3]));
+                } else if (e == 'x' && k + 3 < line && hex_value(buf[k + 2]) >= 0 &&
+                           hex_value(buf[k + 3]) >= 0) {
+                    dst[n++] = (char)(hex_value(buf[k + 2]) * 16 + hex_value(buf[k + 3]));
                     k += 4;
                     continue;
                 } else {

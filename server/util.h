@@ -31,6 +31,14 @@ static inline size_t sbuf_pending(const sbuf *b) { return b->len - b->off; }
 void sbuf_consume(sbuf *b, size_t n);
 void sbuf_reset(sbuf *b);
 
+/* The value of a hex digit (either case), or -1. */
+static inline int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
 /* CLOCK_MONOTONIC in ms. */
 int64_t mono_ms(void);
 
