@@ -239,6 +239,20 @@ static void conn_flush(loop *L, conn *c) {
             if (sbuf_pending(&c->out) > 0 || c->state != ST_OPEN)
                 continue;
         }
+        /* Draining: what the client sent before the signal is answered too.
+         * Read what the socket already holds, without waiting for more
+         * (input is not polled while draining). */
+        if (L->draining && !c->peer_eof && c->in_len < L->in_cap) {
+            ssize_t r = read(c->fd, c->in + c->in_len, L->in_cap - c->in_len);
+            if (r > 0) {
+                c->in_len += (size_t)r;
+                if (conn_process(L, c) < 0)
+                    return;
+                continue;
+            }
+            if (r == 0)
+                c->peer_eof = 1;
+        }
         /* The peer has finished sending, or the server is draining, and every
          * complete request received is answered. */
         if (c->peer_eof || L->draining) {
