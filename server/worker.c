@@ -121,7 +121,8 @@ static void conn_close(loop *L, conn *c, int drop_reason) {
 static void conn_set_events(loop *L, conn *c) {
     uint32_t ev = 0;
     size_t pending = sbuf_pending(&c->out);
-    /* (draining: only requests already received are answered) */
+    /* (draining: input is no longer polled; conn_flush reads what the socket
+     * holds once the output is out) */
     if (c->state == ST_LINGER ||
         (c->state == ST_OPEN && !c->peer_eof && !L->draining && pending < HIGH_WATER))
         ev |= EPOLLIN;
@@ -200,6 +201,18 @@ static int conn_process(loop *L, conn *c) {
     return 0;
 }
 
+/* One read of what the socket holds into c->in (room must be left): returns
+ * read(2)'s result; a first byte starts the request clock. */
+static ssize_t conn_fill(loop *L, conn *c) {
+    ssize_t r = read(c->fd, c->in + c->in_len, L->in_cap - c->in_len);
+    if (r > 0) {
+        if (c->in_len == 0)
+            c->req_start = L->now;
+        c->in_len += (size_t)r;
+    }
+    return r;
+}
+
 /* Writes pending output; after it drains, answers requests held back by the
  * high-water mark, and closes a closing connection. */
 static void conn_flush(loop *L, conn *c) {
@@ -243,9 +256,8 @@ static void conn_flush(loop *L, conn *c) {
          * Read what the socket already holds, without waiting for more
          * (input is not polled while draining). */
         if (L->draining && !c->peer_eof && c->in_len < L->in_cap) {
-            ssize_t r = read(c->fd, c->in + c->in_len, L->in_cap - c->in_len);
+            ssize_t r = conn_fill(L, c);
             if (r > 0) {
-                c->in_len += (size_t)r;
                 if (conn_process(L, c) < 0)
                     return;
                 continue;
@@ -285,24 +297,17 @@ static void conn_readable(loop *L, conn *c) {
         conn_set_events(L, c);
         return;
     }
-    ssize_t r = read(c->fd, c->in + c->in_len, L->in_cap - c->in_len);
+    ssize_t r = conn_fill(L, c);
     if (r < 0) {
         if (errno == EAGAIN || errno == EINTR)
             return;
         conn_close(L, c, -1);
         return;
     }
-    if (r == 0) {
+    if (r == 0)
         c->peer_eof = 1;   /* answer what is complete, then close (conn_flush) */
-        if (conn_process(L, c) < 0)
-            return;
-    } else {
-        if (c->in_len == 0)
-            c->req_start = L->now;
-        c->in_len += (size_t)r;
-        if (conn_process(L, c) < 0)
-            return;
-    }
+    if (conn_process(L, c) < 0)
+        return;
     conn_flush(L, c);
 }
 
