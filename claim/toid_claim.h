@@ -1,0 +1,147 @@
+/*
+ * toid_claim.h — node claims: "I, and nobody else, issue IDs of format F
+ * with node N until deadline D", for the formats whose uniqueness across
+ * generators rests on a node id (nanoflake's generator, ulid-flake-scalable's
+ * sid, uid11-seq's node range as the caller defines it).
+ *
+ * This is a library beside the core (libtoid has no dependency on it). Two
+ * backends, chosen by a spec string:
+ *   "local"            one lock file per (format, node) in a directory, flock'd
+ *   "local=DIR"        for the life of the holder, the high-water mark beside
+ *                      it: the same files toidd's --state-dir keeps, so toid
+ *                      and toidd on one machine see each other's claims.
+ *                      Default DIR: $XDG_RUNTIME_DIR/toid, else /tmp/toid-UID
+ *                      (created 0700, owner checked).
+ *   "etcd=URL[,URL...]" an etcd v3 cluster through its JSON gateway: a lease
+ *                      and a put-if-absent transaction on
+ *                      <prefix>/<format>/nodes/<NNNN>, kept alive at TTL/3
+ *                      from a background thread, failing over between URLs.
+ *                      (Built only when libcurl and jansson were found.)
+ *
+ * The high-water mark of (format, node) is "every ID issued with this node
+ * has a time <= MARK". It is written ahead of use (a reservation) and a new
+ * holder waits, bounded, until its clock passes the previous holder's mark.
+ *
+ * Fencing: a claim is valid until its local deadline on CLOCK_MONOTONIC =
+ * send time of the last successful renewal + TTL - margin (local claims: no
+ * deadline while the process lives). Past it, toid_claim_admit refuses, so
+ * the holder issues no ID of that node whatever the backend says later.
+ *
+ * Thread-safety: toid_claim_admit and toid_claim_valid may be called from
+ * any thread at any time (atomics on the fast path). The other calls are for
+ * one controlling thread.
+ */
+#ifndef TOID_CLAIM_H
+#define TOID_CLAIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "toid.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A backend and its background thread (renewals, marks moved ahead). */
+typedef struct toid_claimer toid_claimer;
+/* One (format, node) held. */
+typedef struct toid_claim toid_claim;
+
+/* Errors of this layer (besides TOID_EINVAL from toid.h). */
+#define TOID_CLAIM_ERROR_LIST(X)                                                        \
+    X(EBUSY, -200, "busy", "node held by another holder (no free node in the range)")   \
+    X(EBEHIND, -201, "behind", "clock behind the node's high-water mark")               \
+    X(EIO, -202, "io", "claim backend unreachable or failed")                           \
+    X(ELOST, -203, "lost", "claim lost or past its deadline")                           \
+    X(ECORRUPT, -204, "corrupt", "claim state is corrupt or foreign")
+
+enum {
+#define TOID__CLAIM_ERR(name, val, shortname, msg) TOID_CLAIM_##name = val,
+    TOID_CLAIM_ERROR_LIST(TOID__CLAIM_ERR)
+#undef TOID__CLAIM_ERR
+};
+
+/* A message for a TOID_CLAIM_* code or a toid.h code. */
+const char *toid_claim_strerror(int err);
+
+/* Severity passed to the log callback. */
+enum { TOID_CLAIM_LOG_ERR = 0, TOID_CLAIM_LOG_WARN = 1, TOID_CLAIM_LOG_INFO = 2 };
+
+/* Options; zero means the default. */
+typedef struct toid_claimer_opts {
+    const char *prefix;           /* etcd key prefix; default "/toid" */
+    uint32_t ttl_ms;              /* etcd lease TTL, whole seconds; default 10000 */
+    uint32_t margin_ms;           /* subtracted from each deadline; default ttl/5 */
+    uint32_t reserve_ms;          /* each write of a mark reaches this far ahead; default 2000 */
+    uint32_t clock_wait_max_ms;   /* a new holder waits at most this for the clock to pass
+                                     the previous mark, else TOID_CLAIM_EBEHIND; default 5000 */
+    uint32_t request_timeout_ms;  /* etcd: one HTTP request; default 1000 */
+    int reset;                    /* local: forget the old mark (toidd --reset-state) */
+    /* Where messages go (each one a whole line without the newline); NULL: stderr. */
+    void (*log)(void *ctx, int level, const char *msg);
+    void *log_ctx;
+} toid_claimer_opts;
+
+/*
+ * Opens a backend from its spec (see above) and starts its background
+ * thread. Returns 0 and *out, or an error with a message naming the
+ * directory or endpoint in err (err_size bytes, may be 0).
+ */
+int toid_claimer_open(const char *spec, const toid_claimer_opts *opts, toid_claimer **out,
+                      char *err, size_t err_size);
+
+/* Releases every claim of c (not clean: marks stay where they are) and frees it. */
+void toid_claimer_close(toid_claimer *c);
+
+/*
+ * Claims the lowest free node in [lo, hi] of format f (lo == hi: that node
+ * only), reads its previous mark, waits (bounded) until the clock is past
+ * it, and reserves ahead. epoch_ms is the generator's epoch (a mark written
+ * for another epoch is refused as TOID_CLAIM_ECORRUPT). Returns 0 and *out,
+ * TOID_CLAIM_EBUSY if every node is held, or another error (logged).
+ */
+int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_t lo,
+                       uint32_t hi, toid_claim **out);
+
+/* The node a claim holds. */
+uint32_t toid_claim_node(const toid_claim *k);
+
+/*
+ * 1 while the claim is valid (held, and the local deadline is ahead), else
+ * 0; *ms_left (may be NULL) gets the time to the deadline (INT64_MAX for a
+ * local claim).
+ */
+int toid_claim_valid(const toid_claim *k, int64_t *ms_left);
+
+/*
+ * Before IDs whose times span [min_ms, max_ms] leave the process: 0 if they
+ * may (the claim is valid, min_ms is after the previous holder's mark, and
+ * the durable mark is >= max_ms, written now if needed), TOID_CLAIM_ELOST,
+ * TOID_CLAIM_EBEHIND or TOID_CLAIM_EIO. Thread-safe; no I/O on the fast path.
+ */
+int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms);
+
+/*
+ * Gives the node up. clean: no ID of it can be issued any more, so the mark
+ * is lowered to the largest time actually admitted.
+ */
+void toid_claim_release(toid_claim *k, int clean);
+
+/* Counters, for metrics. */
+typedef struct toid_claim_stats {
+    uint64_t renewals;         /* successful keepalives (etcd) */
+    uint64_t renewal_failures; /* failed keepalives */
+    uint64_t mark_writes;      /* marks persisted */
+    uint64_t request_writes;   /* ...of which a toid_claim_admit waited for */
+    uint64_t mark_write_errors;
+    uint64_t lost;             /* claims lost or expired */
+} toid_claim_stats;
+
+void toid_claimer_stats(const toid_claimer *c, toid_claim_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOID_CLAIM_H */
