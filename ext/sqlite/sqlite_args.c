@@ -68,7 +68,7 @@ static int id_from_integer(sqlite3_context *ctx, const char *fn, toid_format f,
                            sqlite3_int64 i, uint8_t *bin) {
     const toid_format_info *fi = toid_format_get(f);
     if (!fi->has_int) {
-        toidsql_fail_text(ctx, fn, f, "has no integer form: give its text or its blob");
+        toidsql_fail_text(ctx, fn, f, "has no integer form: give its text or its blob (invalid)");
         return -1;
     }
     if (i < 0) {
@@ -148,7 +148,7 @@ int toidsql_arg_id(sqlite3_context *ctx, const char *fn, toid_format f,
         return 1;
     }
     default:
-        toidsql_fail_text(ctx, fn, f, "an ID is text, a blob or an integer, not a real");
+        toidsql_fail_text(ctx, fn, f, "an ID is text, a blob or an integer, not a real (invalid)");
         return -1;
     }
 }
