@@ -10,6 +10,13 @@ vectors=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 python=${TOID_SQLITE_PYTHON:-/usr/bin/python3}
 
+# An ASan build of the module needs the runtime preloaded (CMake sets this);
+# leak reports would be about sqlite3's and Python's own allocations.
+run=(env)
+if [ -n "${TOID_SQLITE_PRELOAD:-}" ]; then
+    run=(env "LD_PRELOAD=$TOID_SQLITE_PRELOAD" "ASAN_OPTIONS=detect_leaks=0")
+fi
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ran=0
@@ -19,7 +26,7 @@ if command -v sqlite3 >/dev/null; then
     "$here/vectors_to_sql.sh" "$vectors" >"$tmp/vectors.sql"
     # stdout line-buffered so that errors (stderr) land between the outputs
     # in the order the statements ran
-    (cd "$tmp" && stdbuf -oL sqlite3 :memory: <"$here/golden.sql" >"$tmp/golden.out" 2>&1) || true
+    (cd "$tmp" && "${run[@]}" stdbuf -oL sqlite3 :memory: <"$here/golden.sql" >"$tmp/golden.out" 2>&1) || true
     if ! diff -u "$here/golden.expected" "$tmp/golden.out"; then
         echo "FAIL: sqlite3 shell output differs from golden.expected (diff above)" >&2
         [ -n "${TOID_SQLITE_KEEP:-}" ] && cp "$tmp/golden.out" "$TOID_SQLITE_KEEP"
@@ -32,7 +39,7 @@ else
 fi
 
 if [ -x "$python" ] && "$python" -c 'import sqlite3; sqlite3.connect(":memory:").enable_load_extension(True)' 2>/dev/null; then
-    "$python" "$here/test_sqlite.py" "$module" "$vectors"
+    "${run[@]}" "$python" "$here/test_sqlite.py" "$module" "$vectors"
     ran=1
 else
     echo "SKIP: $python with sqlite3.enable_load_extension not found: Python test not run"
