@@ -28,6 +28,15 @@ static void conn_state_release(void *p) {
         sqlite3_free(st);
 }
 
+/* Text of len bytes as the result, or the library error len. */
+static void text_result(sqlite3_context *ctx, const char *fn, toid_format f, int len,
+                        const char *text) {
+    if (len < 0)
+        toidsql_fail(ctx, fn, f, len, -1);
+    else
+        sqlite3_result_text(ctx, text, len, SQLITE_TRANSIENT);
+}
+
 /* ---- generating -------------------------------------------------------- */
 
 /* The next ID of fmt into bin, or an error set on ctx. Returns 1, 0 (NULL:
@@ -81,12 +90,7 @@ static void fn_new(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     char text[TOID_TEXT_MAX];
     if (generate(ctx, "toid_new", argv[0], &f, bin) < 1)
         return;
-    int len = toid_encode(f, bin, text, sizeof text);
-    if (len < 0) {
-        toidsql_fail(ctx, "toid_new", f, len, -1);
-        return;
-    }
-    sqlite3_result_text(ctx, text, len, SQLITE_TRANSIENT);
+    text_result(ctx, "toid_new", f, toid_encode(f, bin, text, sizeof text), text);
 }
 
 static void fn_new_blob(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -172,11 +176,7 @@ static void fn_encode(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     char text[TOID_TEXT_MAX];
     if (!format_and_id(ctx, "toid_encode", argv, &f, bin))
         return;
-    int len = toid_encode(f, bin, text, sizeof text);
-    if (len < 0)
-        toidsql_fail(ctx, "toid_encode", f, len, -1);
-    else
-        sqlite3_result_text(ctx, text, len, SQLITE_TRANSIENT);
+    text_result(ctx, "toid_encode", f, toid_encode(f, bin, text, sizeof text), text);
 }
 
 /* The integer form of the 64-bit formats (as SQLite's signed 64-bit
@@ -236,10 +236,7 @@ static void fn_time(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     int rc = toid_time_of(f, bin, TOID_EPOCH_DEFAULT, &ms);
     if (rc >= 0)
         rc = sqlite_datetime(ms, text, sizeof text);
-    if (rc < 0)
-        toidsql_fail(ctx, "toid_time", f, rc, -1);
-    else
-        sqlite3_result_text(ctx, text, rc, SQLITE_TRANSIENT);
+    text_result(ctx, "toid_time", f, rc, text);
 }
 
 static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -249,11 +246,8 @@ static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     char json[512];   /* toid.h: always enough */
     if (!format_and_id(ctx, "toid_inspect", argv, &f, bin))
         return;
-    int len = toid_inspect_json(f, bin, TOID_EPOCH_DEFAULT, json, sizeof json);
-    if (len < 0)
-        toidsql_fail(ctx, "toid_inspect", f, len, -1);
-    else
-        sqlite3_result_text(ctx, json, len, SQLITE_TRANSIENT);
+    text_result(ctx, "toid_inspect", f,
+                toid_inspect_json(f, bin, TOID_EPOCH_DEFAULT, json, sizeof json), json);
 }
 
 /* ---- bounds of an instant, for range queries ---------------------------- */
@@ -303,11 +297,7 @@ static void fn_bound(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         return;
     }
     char text[TOID_TEXT_MAX];
-    int len = toid_encode(f, bin, text, sizeof text);
-    if (len < 0)
-        toidsql_fail(ctx, fn, f, len, -1);
-    else
-        sqlite3_result_text(ctx, text, len, SQLITE_TRANSIENT);
+    text_result(ctx, fn, f, toid_encode(f, bin, text, sizeof text), text);
 }
 
 /* ---- registration ------------------------------------------------------- */
