@@ -1,0 +1,190 @@
+/*
+ * sqlite_args.c — reading the SQL functions' arguments (format, ID, time)
+ * and wording their errors, so every function says the same thing the same
+ * way: "toid_decode: ulid: bad character at position 25 (char)".
+ */
+#include <string.h>
+
+#include "toid_sqlite.h"
+
+SQLITE_EXTENSION_INIT3
+
+void toidsql_fail_text(sqlite3_context *ctx, const char *fn, toid_format f,
+                       const char *what) {
+    const toid_format_info *fi = toid_format_get(f);
+    char *msg = fi ? sqlite3_mprintf("%s: %s: %s", fn, fi->name, what)
+                   : sqlite3_mprintf("%s: %s", fn, what);
+    if (!msg) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    sqlite3_result_error(ctx, msg, -1);
+    sqlite3_free(msg);
+}
+
+void toidsql_fail(sqlite3_context *ctx, const char *fn, toid_format f, int err,
+                  long pos) {
+    if (err == TOIDSQL_NOMEM) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    char what[160];
+    if (err == TOID_ECHAR && pos >= 0)
+        sqlite3_snprintf((int)sizeof what, what, "%s at position %ld (%s)", toid_strerror(err),
+                         pos, toid_err_name(err));
+    else
+        sqlite3_snprintf((int)sizeof what, what, "%s (%s)", toid_strerror(err),
+                         toid_err_name(err));
+    toidsql_fail_text(ctx, fn, f, what);
+}
+
+int toidsql_arg_format(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
+                       toid_format *f) {
+    if (sqlite3_value_type(v) == SQLITE_NULL)
+        return 0;
+    const char *name = (const char *)sqlite3_value_text(v);
+    int len = sqlite3_value_bytes(v);
+    int rc = name ? toid_format_by_name(name, (size_t)len) : TOID_EINVAL;
+    if (rc < 0) {
+        /* name the formats there are, as the library lists them */
+        char known[256] = "";
+        size_t used = 0;
+        for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
+            const char *n = toid_format_get((toid_format)i)->name;
+            sqlite3_snprintf((int)(sizeof known - used), known + used, "%s%s", i ? ", " : "", n);
+            used += strlen(known + used);
+        }
+        char what[400];
+        sqlite3_snprintf((int)sizeof what, what, "unknown format '%.40s' (%s)", name ? name : "",
+                         known);
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
+        return -1;
+    }
+    *f = (toid_format)rc;
+    return 1;
+}
+
+static int id_from_integer(sqlite3_context *ctx, const char *fn, toid_format f,
+                           sqlite3_int64 i, uint8_t *bin) {
+    const toid_format_info *fi = toid_format_get(f);
+    if (!fi->has_int) {
+        toidsql_fail_text(ctx, fn, f, "has no integer form: give its text or its blob (invalid)");
+        return -1;
+    }
+    if (i < 0) {
+        toidsql_fail_text(ctx, fn, f, "a negative integer is not an ID (overflow)");
+        return -1;
+    }
+    int rc = toid_from_u64(f, (uint64_t)i, bin);
+    if (rc < 0) {
+        toidsql_fail(ctx, fn, f, rc, -1);
+        return -1;
+    }
+    return 1;
+}
+
+int toidsql_arg_id(sqlite3_context *ctx, const char *fn, toid_format f,
+                   sqlite3_value *v, uint8_t bin[TOID_BIN_MAX]) {
+    int rc;
+    size_t pos = 0;
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        return 0;
+    case SQLITE_INTEGER:
+        return id_from_integer(ctx, fn, f, sqlite3_value_int64(v), bin);
+    case SQLITE_BLOB: {
+        /* sqlite3_value_blob gives NULL for an empty blob: the library
+         * wants a pointer even for 0 bytes. */
+        static const uint8_t empty[1];
+        const uint8_t *bytes = sqlite3_value_blob(v);
+        int len = sqlite3_value_bytes(v);
+        rc = toid_from_bytes(f, bytes ? bytes : empty, (size_t)len, bin);
+        if (rc == TOID_ELENGTH) {
+            char what[160];
+            sqlite3_snprintf((int)sizeof what, what, "%s (%s): a %d-byte blob, expected %d bytes",
+                             toid_strerror(rc), toid_err_name(rc), len, (int)toid_bin_size(f));
+            toidsql_fail_text(ctx, fn, f, what);
+            return -1;
+        }
+        if (rc == TOID_EINVAL) {
+            /* uuidv7: the bytes are a UUID but not version 7 / variant 0b10 */
+            toidsql_fail_text(ctx, fn, f, "not a valid binary form (invalid)");
+            return -1;
+        }
+        if (rc < 0) {
+            toidsql_fail(ctx, fn, f, rc, -1);
+            return -1;
+        }
+        return 1;
+    }
+    case SQLITE_TEXT: {
+        const char *text = (const char *)sqlite3_value_text(v);
+        int len = sqlite3_value_bytes(v);
+        if (!text) {
+            sqlite3_result_error_nomem(ctx);
+            return -1;
+        }
+        rc = toid_decode(f, text, (size_t)len, bin, &pos);
+        if (rc == TOID_ELENGTH) {
+            const toid_format_info *fi = toid_format_get(f);
+            char what[160], lengths[40];
+            if (fi->text_len_alt)
+                sqlite3_snprintf((int)sizeof lengths, lengths, "%u or %u", fi->text_len,
+                                 fi->text_len_alt);
+            else if (fi->text_len_min != fi->text_len)
+                sqlite3_snprintf((int)sizeof lengths, lengths, "%u..%u", fi->text_len_min,
+                                 fi->text_len);
+            else
+                sqlite3_snprintf((int)sizeof lengths, lengths, "%u", fi->text_len);
+            sqlite3_snprintf((int)sizeof what, what, "%s (%s): %d bytes of text, expected %s",
+                             toid_strerror(rc), toid_err_name(rc), len, lengths);
+            toidsql_fail_text(ctx, fn, f, what);
+            return -1;
+        }
+        if (rc < 0) {
+            toidsql_fail(ctx, fn, f, rc, rc == TOID_ECHAR ? (long)pos : -1);
+            return -1;
+        }
+        return 1;
+    }
+    default:
+        toidsql_fail_text(ctx, fn, f, "an ID is text, a blob or an integer, not a real (invalid)");
+        return -1;
+    }
+}
+
+int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
+                     int64_t *unix_ms) {
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        return 0;
+    case SQLITE_INTEGER:
+        *unix_ms = sqlite3_value_int64(v);
+        return 1;
+    case SQLITE_TEXT: {
+        const char *text = (const char *)sqlite3_value_text(v);
+        int len = sqlite3_value_bytes(v);
+        if (text && toid_parse_time(text, (size_t)len, unix_ms) == 0)
+            return 1;
+        /* SQLite's own datetime text has no zone and means UTC: read it
+         * with a 'Z' added (the library wants the zone of a date-time). */
+        char zoned[72];
+        if (text && len > 0 && len < 64 && text[len - 1] != 'Z' && text[len - 1] != 'z') {
+            memcpy(zoned, text, (size_t)len);
+            zoned[len] = 'Z';
+            if (toid_parse_time(zoned, (size_t)len + 1, unix_ms) == 0)
+                return 1;
+        }
+        char what[200];
+        sqlite3_snprintf((int)sizeof what, what, "'%.40s' is not a time (SQLite datetime text "
+                         "'YYYY-MM-DD HH:MM:SS.SSS' in UTC, RFC 3339, or unix ms) (invalid)",
+                         text ? text : "");
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
+        return -1;
+    }
+    default:
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT,
+                          "a time is text or an integer of unix ms, not a real or a blob (invalid)");
+        return -1;
+    }
+}

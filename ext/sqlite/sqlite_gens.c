@@ -1,0 +1,111 @@
+/*
+ * sqlite_gens.c — the extension's generators: one per (format, node) for the
+ * whole process.
+ *
+ * Why per process and not per connection: two connections of one process
+ * (a pool, Python's threads) that set the same nanoflake node would, with a
+ * generator each, issue the same sequence numbers in the same ms. Sharing
+ * the (format, node) generator makes them one stream, unique and increasing
+ * across the connections. The node itself is a connection setting
+ * (toid_node), so connections may also use different nodes.
+ *
+ * The table is a lock-free list per format: entries are published by
+ * compare-and-swap and never removed, so a pointer handed out stays valid.
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "toid_sqlite.h"
+
+SQLITE_EXTENSION_INIT3
+
+typedef struct gen_entry {
+    struct gen_entry *next;
+    uint32_t node;
+    toid_gen gen;
+} gen_entry;
+
+static _Atomic(gen_entry *) gen_heads[TOID_FORMAT_COUNT];
+
+/* node_max + 1 per format, 0 while not yet asked (the answer is the same
+ * whoever asks first, so a race only repeats the question). */
+static _Atomic uint32_t node_max_plus1[TOID_FORMAT_COUNT];
+
+/* The generator settings of the extension: the format's defaults, except
+ * that a full ms or a clock step back waits (bounded by the library) instead
+ * of failing the statement, as the CLI does: a bulk INSERT ... SELECT should
+ * not die because one ms ran out of sequence numbers. */
+static void extension_config(toid_format f, uint32_t node, toid_gen_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    toid_gen_config_default(f, cfg);
+    cfg->node = node;
+    if (cfg->on_exhausted != TOID_EXHAUSTED_ADVANCE)
+        cfg->on_exhausted = TOID_EXHAUSTED_WAIT;
+    if (cfg->on_behind == TOID_BEHIND_ERROR)
+        cfg->on_behind = TOID_BEHIND_WAIT;
+}
+
+uint32_t toidsql_node_max(toid_format f) {
+    uint32_t known = atomic_load(&node_max_plus1[f]);
+    if (known)
+        return known - 1;
+    /* The largest power of two the library takes as a node bounds the node
+     * field: probe 1, 2, 4, ... until toid_gen_init refuses. */
+    toid_gen *probe = malloc(sizeof *probe);
+    if (!probe)
+        return 0;
+    uint32_t max = 0;
+    for (unsigned bit = 0; bit < 32; bit++) {
+        toid_gen_config cfg;
+        extension_config(f, 1u << bit, &cfg);
+        if (toid_gen_init(probe, &cfg) < 0)
+            break;
+        max = (uint32_t)((2ull << bit) - 1);
+    }
+    free(probe);
+    atomic_store(&node_max_plus1[f], max + 1);
+    return max;
+}
+
+static gen_entry *find(gen_entry *e, uint32_t node) {
+    for (; e; e = e->next)
+        if (e->node == node)
+            return e;
+    return NULL;
+}
+
+int toidsql_gen_get(toid_format f, uint32_t node, toid_gen **out) {
+    gen_entry *head = atomic_load_explicit(&gen_heads[f], memory_order_acquire);
+    gen_entry *e = find(head, node);
+    if (e) {
+        *out = &e->gen;
+        return 0;
+    }
+    gen_entry *fresh = malloc(sizeof *fresh);
+    if (!fresh)
+        return TOIDSQL_NOMEM;
+    toid_gen_config cfg;
+    extension_config(f, node, &cfg);
+    int rc = toid_gen_init(&fresh->gen, &cfg);
+    if (rc < 0) {
+        free(fresh);
+        return rc;
+    }
+    fresh->node = node;
+    do {
+        /* Someone may have added this node since we looked: use theirs,
+         * never two generators for one (format, node). */
+        e = find(head, node);
+        if (e) {
+            free(fresh);
+            *out = &e->gen;
+            return 0;
+        }
+        fresh->next = head;
+    } while (!atomic_compare_exchange_weak_explicit(&gen_heads[f], &head, fresh,
+                                                    memory_order_acq_rel,
+                                                    memory_order_acquire));
+    *out = &fresh->gen;
+    return 0;
+}

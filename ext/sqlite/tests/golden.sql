@@ -1,0 +1,160 @@
+-- The SQLite extension through the sqlite3 shell, compared with golden.expected.
+-- Run by run_sqlite_tests.sh in a directory holding toid.so and vectors.sql.
+-- Only deterministic things are printed: generated IDs appear as lengths,
+-- comparisons and round-trip booleans, never as values.
+.load ./toid
+.read vectors.sql
+.echo on
+.headers off
+.mode list
+.nullvalue NULL
+
+-- ==== the conformance vectors (read from shared/vectors by vectors_to_sql.sh)
+-- every successful decode: time and bytes as the vector says, text round trip
+SELECT format, count(*) >= 2 AS enough,
+       sum(toid_unix_ms(format, text) = unix_ms) = count(*) AS unix_ms_ok,
+       sum(hex(toid_decode(format, text)) = upper(hex)) = count(*) AS bytes_ok,
+       sum(toid_decode(format, toid_encode(format, toid_decode(format, text))) = toid_decode(format, text)) = count(*) AS round_trip_ok,
+       sum(toid_unix_ms(format, toid_decode(format, text)) = unix_ms) = count(*) AS blob_time_ok
+  FROM vec GROUP BY format ORDER BY format;
+
+-- ==== a few values per format, by hand (spec examples)
+SELECT toid_time('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAV'), toid_unix_ms('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAV');
+SELECT hex(toid_decode('ulid', '01arz3ndektsv4rrffq69g5fav'));
+SELECT toid_encode('ulid', x'01563e3ab5d3d6764c61efb99302bd5b');
+SELECT toid_inspect('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAV');
+SELECT toid_inspect('ulid-flake', '00CMXB6TAK4SA');
+SELECT toid_inspect('ulid-flake-scalable', '00CMXB6TAK4SA');
+SELECT toid_inspect('scru160', '05TTUP1HNCPNH30VEK64KDQT9BSNU4C4');
+SELECT toid_encode('scru160', '017bdf6431bb33788c1f750c4a375d4af97f1184');
+SELECT toid_inspect('nanoflake', '0000001xd6ku8');
+SELECT toid_encode('nanoflake', 'XD6KU8'), toid_int('nanoflake', 'xd6ku8'), toid_encode('nanoflake', 4194308096);
+SELECT toid_inspect('uid11', '1111111NVpb');
+SELECT toid_inspect('uid11-seq', '1111111NVpb');
+SELECT toid_inspect('uuidv7', '017F22E2-79B0-7CC3-98C4-DC0C0C07398F');
+SELECT toid_time('uuidv7', x'017f22e279b07cc398c4dc0c0c07398f');
+SELECT toid_int('ulid-flake', '7ZZZZZZZZZZZZ'), toid_time('ulid-flake', 9223372036854775807);
+SELECT toid_int('uid11', 'jpXCZedGfVQ');
+SELECT json_extract(toid_inspect('scru160', '05TTUP1HNCPNH30VEK64KDQT9BSNU4C4'), '$.counter');
+-- the largest ULID: a year past 9999, written with all its digits
+SELECT toid_time('ulid', '7ZZZZZZZZZZZZZZZZZZZZZZZZZ');
+
+-- ==== bounds of an instant: text (toid_min/max) and blob (_blob) forms
+CREATE TEMP TABLE fmt(f TEXT);
+INSERT INTO fmt VALUES ('ulid'), ('ulid-flake'), ('ulid-flake-scalable'), ('scru160'), ('nanoflake'),
+                       ('uid11'), ('uid11-seq'), ('uuidv7');
+SELECT f, toid_min(f, '2024-06-01 12:00:00.000'), toid_max(f, '2024-06-01T12:00:00Z'),
+       hex(toid_min_blob(f, 1717243200000)) = hex(toid_decode(f, toid_min(f, 1717243200000))),
+       toid_unix_ms(f, toid_max_blob(f, 1717243200000))
+  FROM fmt;
+-- a zone offset and a date alone are read too
+SELECT toid_min('ulid', '2024-06-01T14:00:00+02:00') = toid_min('ulid', 1717243200000),
+       toid_min('ulid', '2024-06-01') = toid_min('ulid', '2024-06-01 00:00:00');
+
+-- ==== generating: every format (node formats after toid_node)
+SELECT toid_node('nanoflake'), toid_node('ulid-flake-scalable');
+SELECT toid_node('nanoflake', 7), toid_node('ulid-flake-scalable', 31), toid_node('nanoflake');
+CREATE TEMP TABLE gen AS
+  SELECT f, toid_new(f) AS a, toid_new(f) AS b, toid_new_blob(f) AS c FROM fmt;
+SELECT f, typeof(a), length(a), typeof(c), length(c),
+       toid_encode(f, toid_decode(f, a)) = a AS text_round_trip,
+       toid_decode(f, toid_encode(f, c)) = c AS blob_round_trip,
+       a <> b AS distinct_ids,
+       abs(toid_unix_ms(f, a) - unixepoch('now') * 1000) < 600000 AS time_is_now,
+       toid_time(f, c) BETWEEN datetime('now', '-10 minutes') AND datetime('now', '+10 minutes') AS time_text_is_now
+  FROM gen ORDER BY f;
+-- the monotonic formats: strictly increasing within the statement and across statements
+SELECT f, a < b, b < toid_encode(f, c) FROM gen WHERE f <> 'uid11' ORDER BY f;
+-- the node is in the ID
+SELECT json_extract(toid_inspect('nanoflake', toid_new('nanoflake')), '$.generator'),
+       json_extract(toid_inspect('ulid-flake-scalable', toid_new('ulid-flake-scalable')), '$.sid');
+-- 10,000 in one statement: unique (ulid) and increasing (nanoflake, computed once)
+SELECT count(DISTINCT toid_new('ulid')) FROM generate_series(1, 10000);
+WITH ids AS MATERIALIZED (SELECT value AS n, toid_new('nanoflake') AS id FROM generate_series(1, 10000))
+SELECT count(*) FROM ids AS x JOIN ids AS y ON y.n = x.n + 1 WHERE y.id <= x.id;
+-- toid_node(f, NULL) unsets the node: generating refuses again
+SELECT toid_node('nanoflake', NULL);
+SELECT toid_new('nanoflake');
+
+-- ==== NULL in, NULL out (the pure functions)
+SELECT toid_decode('ulid', NULL), toid_encode('ulid', NULL), toid_unix_ms(NULL, 'x'),
+       toid_time('ulid', NULL), toid_min('ulid', NULL), toid_max_blob(NULL, 1),
+       toid_inspect('ulid', NULL), toid_int('nanoflake', NULL);
+-- ...but a generator refuses a NULL format (a NULL key would slip into a table)
+SELECT toid_new(NULL);
+SELECT toid_new_blob(NULL);
+
+-- ==== errors: the library's reason, and the position of a bad character
+SELECT toid_decode('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAU!');
+SELECT toid_decode('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA!');
+SELECT toid_decode('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAI');
+SELECT toid_decode('ulid', '8ZZZZZZZZZZZZZZZZZZZZZZZZZ');
+SELECT toid_decode('ulid-flake', '8000000000000');
+SELECT toid_decode('scru160', '05TTUP1HNCPNH30VEK64KDQT9BSNU4C');
+SELECT toid_decode('nanoflake', '1y2p0ij32e8e8');
+SELECT toid_decode('nanoflake', '-1');
+SELECT toid_decode('uid11', 'jpXCZedGfVR');
+SELECT toid_decode('uid11', '0pXCZedGfVQ');
+SELECT toid_decode('uuidv7', '017f22e2-79b0-4cc3-98c4-dc0c0c07398f');
+SELECT toid_decode('uuidv7', '');
+-- malformed blobs: wrong length, overflow, a UUID that is not version 7
+SELECT toid_encode('ulid', x'');
+SELECT toid_encode('ulid', x'0102');
+SELECT toid_encode('scru160', zeroblob(21));
+SELECT toid_encode('ulid-flake', x'8000000000000000');
+SELECT toid_encode('nanoflake', x'ffffffffffffffff');
+SELECT toid_encode('uuidv7', zeroblob(16));
+SELECT toid_unix_ms('uid11', randomblob(9));
+-- integers: only the 64-bit formats, never negative
+SELECT toid_encode('ulid', 5);
+SELECT toid_encode('nanoflake', -1);
+SELECT toid_encode('uid11', 1.5);
+SELECT toid_int('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAV');
+SELECT toid_int('uid11', 'jpXCZedGfVQ');
+-- formats, nodes, times
+SELECT toid_new('ULID');
+SELECT toid_decode('snowflake', '1');
+SELECT toid_node('ulid', 1);
+SELECT toid_node('nanoflake', 1024);
+SELECT toid_node('ulid-flake-scalable', 32);
+SELECT toid_node('nanoflake', -1);
+SELECT toid_node('nanoflake', 'seven');
+SELECT toid_min('ulid-flake', '2023-12-31 23:59:59.999');
+SELECT toid_max('uid11', '1999-01-01');
+SELECT toid_min('ulid', 'yesterday');
+SELECT toid_min('ulid', 1.5);
+SELECT toid_min('ulid', -1);
+
+-- ==== a table keyed by generated IDs, DEFAULT, an index range query
+-- DEFAULT (expr) may call a non-deterministic function: it runs per row.
+CREATE TABLE event(id TEXT PRIMARY KEY DEFAULT (toid_new('ulid')), n INTEGER) WITHOUT ROWID;
+INSERT INTO event(n) SELECT value FROM generate_series(1, 1000);
+SELECT count(*), count(DISTINCT id), min(length(id)), max(length(id)) FROM event;
+-- insertion order is ID order
+SELECT count(*) FROM event AS x JOIN event AS y ON y.n = x.n + 1 WHERE y.id <= x.id;
+-- a time range: every row of now, none of 2020, and the plan searches the primary key
+SELECT count(*) FROM event WHERE id BETWEEN toid_min('ulid', datetime('now', '-10 minutes')) AND toid_max('ulid', datetime('now', '+10 minutes'));
+SELECT count(*) FROM event WHERE id BETWEEN toid_min('ulid', '2020-01-01') AND toid_max('ulid', '2020-12-31 23:59:59.999');
+EXPLAIN QUERY PLAN SELECT n FROM event WHERE id BETWEEN toid_min('ulid', '2024-01-01') AND toid_max('ulid', '2024-01-31');
+-- blob keys with the _blob bounds, a secondary index
+CREATE TABLE reading(id BLOB NOT NULL DEFAULT (toid_new_blob('uuidv7')), v REAL);
+CREATE INDEX reading_id ON reading(id);
+INSERT INTO reading(v) SELECT value FROM generate_series(1, 500);
+SELECT count(*) FROM reading WHERE id >= toid_min_blob('uuidv7', unixepoch('now', '-10 minutes') * 1000);
+-- the trap: a text bound on a blob column (SQLite orders every blob after every text)
+SELECT count(*) FROM reading WHERE id >= toid_min_blob('uuidv7', '2099-01-01');
+SELECT count(*) FROM reading WHERE id >= toid_min('uuidv7', '2099-01-01');
+EXPLAIN QUERY PLAN SELECT v FROM reading WHERE id BETWEEN toid_min_blob('uuidv7', '2024-01-01') AND toid_max_blob('uuidv7', '2024-01-31');
+-- the pure functions may index an expression; generators may not be a generated column
+CREATE INDEX event_time ON event(toid_unix_ms('ulid', id));
+EXPLAIN QUERY PLAN SELECT n FROM event WHERE toid_unix_ms('ulid', id) > 0;
+CREATE TABLE bad(id TEXT, t TEXT GENERATED ALWAYS AS (toid_new('ulid')));
+-- innocuous: DEFAULT works in a schema that is not trusted
+PRAGMA trusted_schema = OFF;
+INSERT INTO event(n) VALUES (1001);
+SELECT count(*) FROM event;
+-- toid_node changes the connection: only from top-level SQL, not a view or trigger
+CREATE VIEW set_node AS SELECT toid_node('nanoflake', 3);
+SELECT * FROM set_node;
+PRAGMA trusted_schema = ON;
+SELECT * FROM set_node;

@@ -1,0 +1,365 @@
+/*
+ * toid_sqlite.c — the SQL functions of the SQLite loadable extension and its
+ * entry point, sqlite3_toid_init (".load ./toid" in the sqlite3 shell).
+ *
+ * Generators: toid_new(fmt), toid_new_blob(fmt), toid_node(fmt[, n]).
+ * Pure (deterministic, innocuous): toid_decode, toid_encode, toid_int,
+ * toid_unix_ms, toid_time, toid_min, toid_max, toid_min_blob, toid_max_blob,
+ * toid_inspect. README.md "SQLite" documents them; every fact about a
+ * format comes from the library.
+ */
+#include <string.h>
+
+#include "toid_sqlite.h"
+
+SQLITE_EXTENSION_INIT1
+
+/* A connection's settings: the node of each node format, -1 while unset.
+ * Shared by the functions registered on one connection (refs counts them:
+ * SQLite destroys the user data once per registration). */
+typedef struct conn_state {
+    int refs;
+    int64_t node[TOID_FORMAT_COUNT];
+} conn_state;
+
+static void conn_state_release(void *p) {
+    conn_state *st = p;
+    if (--st->refs == 0)
+        sqlite3_free(st);
+}
+
+/* Text of len bytes as the result, or the library error len. */
+static void text_result(sqlite3_context *ctx, const char *fn, toid_format f, int len,
+                        const char *text) {
+    if (len < 0)
+        toidsql_fail(ctx, fn, f, len, -1);
+    else
+        sqlite3_result_text(ctx, text, len, SQLITE_TRANSIENT);
+}
+
+/* ---- generating -------------------------------------------------------- */
+
+/* The next ID of fmt into bin, or an error set on ctx. Returns 1, 0 (NULL:
+ * never, see below) or -1. */
+static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
+                    toid_format *f, uint8_t *bin) {
+    /* No NULL in, NULL out here: a NULL ID from DEFAULT toid_new(NULL) would
+     * quietly become a NULL key (SQLite allows NULL in a non-INTEGER primary
+     * key). */
+    int rc = toidsql_arg_format(ctx, fn, fmt, f);
+    if (rc == 0) {
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, "the format is NULL (invalid)");
+        return -1;
+    }
+    if (rc < 0)
+        return -1;
+    conn_state *st = sqlite3_user_data(ctx);
+    uint32_t node = 0;
+    if (toidsql_node_max(*f) > 0) {
+        if (st->node[*f] < 0) {
+            toidsql_fail_text(ctx, fn, *f,
+                              "no node set for this connection: SELECT toid_node(format, N) first "
+                              "(N unique among the running generators) (invalid)");
+            return -1;
+        }
+        node = (uint32_t)st->node[*f];
+    }
+    toid_gen *g;
+    rc = toidsql_gen_get(*f, node, &g);
+    if (rc == 0)
+        rc = toid_gen_next(g, bin, NULL);
+    if (rc == TOID_EFORKED) {
+        /* The parent process goes on with this node: the child must not. */
+        toidsql_fail_text(ctx, fn, *f,
+                          "generator used in a forked child without re-initialisation (forked): "
+                          "this process is a fork; choose a node the parent does not use with "
+                          "toid_node");
+        return -1;
+    }
+    if (rc < 0) {
+        toidsql_fail(ctx, fn, *f, rc, -1);
+        return -1;
+    }
+    return 1;
+}
+
+static void fn_new(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    char text[TOID_TEXT_MAX];
+    if (generate(ctx, "toid_new", argv[0], &f, bin) < 1)
+        return;
+    text_result(ctx, "toid_new", f, toid_encode(f, bin, text, sizeof text), text);
+}
+
+static void fn_new_blob(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    if (generate(ctx, "toid_new_blob", argv[0], &f, bin) < 1)
+        return;
+    sqlite3_result_blob(ctx, bin, (int)toid_bin_size(f), SQLITE_TRANSIENT);
+}
+
+/* toid_node(fmt) -> the connection's node or NULL; toid_node(fmt, n) sets it
+ * and returns it; toid_node(fmt, NULL) unsets it. */
+static void fn_node(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    static const char fn[] = "toid_node";
+    toid_format f;
+    int rc = toidsql_arg_format(ctx, fn, argv[0], &f);
+    if (rc == 0)
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, "the format is NULL (invalid)");
+    if (rc < 1)
+        return;
+    uint32_t max = toidsql_node_max(f);
+    if (max == 0) {
+        toidsql_fail_text(ctx, fn, f, "has no node (invalid)");
+        return;
+    }
+    conn_state *st = sqlite3_user_data(ctx);
+    if (argc == 2) {
+        sqlite3_value *v = argv[1];
+        if (sqlite3_value_type(v) == SQLITE_NULL) {
+            st->node[f] = -1;
+        } else {
+            sqlite3_int64 n = sqlite3_value_int64(v);
+            if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || n < 0 || n > max) {
+                char what[120];
+                sqlite3_snprintf((int)sizeof what, what, "node must be an integer 0..%u (invalid)",
+                                 max);
+                toidsql_fail_text(ctx, fn, f, what);
+                return;
+            }
+            /* Make the generator now, so an error shows here and not later. */
+            toid_gen *g;
+            rc = toidsql_gen_get(f, (uint32_t)n, &g);
+            if (rc < 0) {
+                toidsql_fail(ctx, fn, f, rc, -1);
+                return;
+            }
+            st->node[f] = n;
+        }
+    }
+    if (st->node[f] < 0)
+        sqlite3_result_null(ctx);
+    else
+        sqlite3_result_int64(ctx, st->node[f]);
+}
+
+/* ---- pure functions of an ID -------------------------------------------- */
+
+/* Reads (format, id) for the functions of an ID. Returns 1, or 0 after it
+ * set the result (NULL or an error). */
+static int format_and_id(sqlite3_context *ctx, const char *fn, sqlite3_value **argv,
+                         toid_format *f, uint8_t *bin) {
+    int rc = toidsql_arg_format(ctx, fn, argv[0], f);
+    if (rc == 1)
+        rc = toidsql_arg_id(ctx, fn, *f, argv[1], bin);
+    if (rc == 0)
+        sqlite3_result_null(ctx);
+    return rc == 1;
+}
+
+static void fn_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    if (format_and_id(ctx, "toid_decode", argv, &f, bin))
+        sqlite3_result_blob(ctx, bin, (int)toid_bin_size(f), SQLITE_TRANSIENT);
+}
+
+static void fn_encode(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    char text[TOID_TEXT_MAX];
+    if (!format_and_id(ctx, "toid_encode", argv, &f, bin))
+        return;
+    text_result(ctx, "toid_encode", f, toid_encode(f, bin, text, sizeof text), text);
+}
+
+/* The integer form of the 64-bit formats (as SQLite's signed 64-bit
+ * integer: uid11 values from 2^63, in 2081, do not fit and are an error). */
+static void fn_int(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    uint64_t v;
+    if (!format_and_id(ctx, "toid_int", argv, &f, bin))
+        return;
+    int rc = toid_to_u64(f, bin, &v);
+    if (rc < 0)
+        toidsql_fail_text(ctx, "toid_int", f, "has no integer form (invalid)");
+    else if (v > (uint64_t)INT64_MAX)
+        toidsql_fail_text(ctx, "toid_int", f,
+                          "value above 2^63-1 does not fit an SQLite integer (overflow)");
+    else
+        sqlite3_result_int64(ctx, (sqlite3_int64)v);
+}
+
+static void fn_unix_ms(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    int64_t ms;
+    if (!format_and_id(ctx, "toid_unix_ms", argv, &f, bin))
+        return;
+    int rc = toid_time_of(f, bin, TOID_EPOCH_DEFAULT, &ms);
+    if (rc < 0)
+        toidsql_fail(ctx, "toid_unix_ms", f, rc, -1);
+    else
+        sqlite3_result_int64(ctx, ms);
+}
+
+/* RFC 3339 "2016-07-30T23:54:10.259Z" as SQLite writes datetimes:
+ * "2016-07-30 23:54:10.259" (UTC, no zone letter). */
+static int sqlite_datetime(int64_t unix_ms, char *out, size_t out_size) {
+    int len = toid_format_time(unix_ms, out, out_size);
+    if (len < 0)
+        return len;
+    char *t = strchr(out, 'T');
+    if (t)
+        *t = ' ';
+    out[--len] = '\0';   /* the trailing 'Z' */
+    return len;
+}
+
+static void fn_time(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    int64_t ms;
+    char text[40];
+    if (!format_and_id(ctx, "toid_time", argv, &f, bin))
+        return;
+    int rc = toid_time_of(f, bin, TOID_EPOCH_DEFAULT, &ms);
+    if (rc >= 0)
+        rc = sqlite_datetime(ms, text, sizeof text);
+    text_result(ctx, "toid_time", f, rc, text);
+}
+
+static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    toid_format f;
+    uint8_t bin[TOID_BIN_MAX];
+    char json[512];   /* toid.h: always enough */
+    if (!format_and_id(ctx, "toid_inspect", argv, &f, bin))
+        return;
+    text_result(ctx, "toid_inspect", f,
+                toid_inspect_json(f, bin, TOID_EPOCH_DEFAULT, json, sizeof json), json);
+}
+
+/* ---- bounds of an instant, for range queries ---------------------------- */
+
+enum { BOUND_MIN = 1, BOUND_MAX = 2, BOUND_BLOB = 4 };
+
+/* toid_min / toid_max (text) and toid_min_blob / toid_max_blob: the smallest
+ * or largest ID of the ms t. Text for columns filled by toid_new, blob for
+ * columns filled by toid_new_blob: SQLite orders every blob after every
+ * text, so the bound must have the column's type. */
+static void fn_bound(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    int how = (int)(intptr_t)sqlite3_user_data(ctx);
+    const char *fn = how & BOUND_BLOB ? (how & BOUND_MIN ? "toid_min_blob" : "toid_max_blob")
+                                      : (how & BOUND_MIN ? "toid_min" : "toid_max");
+    toid_format f;
+    int64_t ms;
+    uint8_t bin[TOID_BIN_MAX];
+    int rc = toidsql_arg_format(ctx, fn, argv[0], &f);
+    if (rc == 1)
+        rc = toidsql_arg_time(ctx, fn, argv[1], &ms);
+    if (rc == 0)
+        sqlite3_result_null(ctx);
+    if (rc < 1)
+        return;
+    rc = toid_time_bounds(f, ms, TOID_EPOCH_DEFAULT, how & BOUND_MIN ? bin : NULL,
+                          how & BOUND_MIN ? NULL : bin);
+    if (rc == TOID_ERANGE) {
+        /* say what the format can hold */
+        int64_t lo, hi;
+        char a[40] = "?", b[40] = "?", what[200];
+        if (toid_time_span(f, TOID_EPOCH_DEFAULT, &lo, &hi) == 0) {
+            sqlite_datetime(lo, a, sizeof a);
+            sqlite_datetime(hi, b, sizeof b);
+        }
+        sqlite3_snprintf((int)sizeof what, what, "%s (range): it holds %s .. %s",
+                         toid_strerror(rc), a, b);
+        toidsql_fail_text(ctx, fn, f, what);
+        return;
+    }
+    if (rc < 0) {
+        toidsql_fail(ctx, fn, f, rc, -1);
+        return;
+    }
+    if (how & BOUND_BLOB) {
+        sqlite3_result_blob(ctx, bin, (int)toid_bin_size(f), SQLITE_TRANSIENT);
+        return;
+    }
+    char text[TOID_TEXT_MAX];
+    text_result(ctx, fn, f, toid_encode(f, bin, text, sizeof text), text);
+}
+
+/* ---- registration ------------------------------------------------------- */
+
+#define PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
+/* Like random(): no side effect a schema could abuse, but not deterministic
+ * (SQLite's documentation counts random() as innocuous). Innocuous lets
+ * DEFAULT (toid_new('ulid')) work with PRAGMA trusted_schema=OFF too. */
+#define GENERATOR (SQLITE_UTF8 | SQLITE_INNOCUOUS)
+/* Changes the connection's settings: only from top-level SQL, never from a
+ * trigger or view of a schema one may not trust. */
+#define SETTING (SQLITE_UTF8 | SQLITE_DIRECTONLY)
+
+typedef struct sql_function {
+    const char *name;
+    int argc;
+    int flags;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+    intptr_t data;      /* user data: a BOUND_* for fn_bound */
+    int wants_state;    /* user data is the connection's conn_state */
+} sql_function;
+
+static const sql_function functions[] = {
+    {"toid_new", 1, GENERATOR, fn_new, 0, 1},
+    {"toid_new_blob", 1, GENERATOR, fn_new_blob, 0, 1},
+    {"toid_node", 1, SETTING, fn_node, 0, 1},
+    {"toid_node", 2, SETTING, fn_node, 0, 1},
+    {"toid_decode", 2, PURE, fn_decode, 0, 0},
+    {"toid_encode", 2, PURE, fn_encode, 0, 0},
+    {"toid_int", 2, PURE, fn_int, 0, 0},
+    {"toid_unix_ms", 2, PURE, fn_unix_ms, 0, 0},
+    {"toid_time", 2, PURE, fn_time, 0, 0},
+    {"toid_inspect", 2, PURE, fn_inspect, 0, 0},
+    {"toid_min", 2, PURE, fn_bound, BOUND_MIN, 0},
+    {"toid_max", 2, PURE, fn_bound, BOUND_MAX, 0},
+    {"toid_min_blob", 2, PURE, fn_bound, BOUND_MIN | BOUND_BLOB, 0},
+    {"toid_max_blob", 2, PURE, fn_bound, BOUND_MAX | BOUND_BLOB, 0},
+};
+
+int sqlite3_toid_init(sqlite3 *db, char **err_msg, const sqlite3_api_routines *api) {
+    SQLITE_EXTENSION_INIT2(api);
+    conn_state *st = sqlite3_malloc(sizeof *st);
+    if (!st)
+        return SQLITE_NOMEM;
+    st->refs = 1;   /* ours, until the loop is done */
+    for (int i = 0; i < TOID_FORMAT_COUNT; i++)
+        st->node[i] = -1;
+    int rc = SQLITE_OK;
+    for (size_t i = 0; rc == SQLITE_OK && i < sizeof functions / sizeof functions[0]; i++) {
+        const sql_function *d = &functions[i];
+        if (d->wants_state) {
+            st->refs++;   /* SQLite calls conn_state_release once for this one, even on failure */
+            rc = sqlite3_create_function_v2(db, d->name, d->argc, d->flags, st, d->fn, NULL, NULL,
+                                            conn_state_release);
+        } else {
+            rc = sqlite3_create_function_v2(db, d->name, d->argc, d->flags, (void *)d->data, d->fn,
+                                            NULL, NULL, NULL);
+        }
+    }
+    conn_state_release(st);
+    if (rc != SQLITE_OK && err_msg)
+        *err_msg = sqlite3_mprintf("toid: registering the functions failed: %s",
+                                   sqlite3_errstr(rc));
+    return rc;
+}
