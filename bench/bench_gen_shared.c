@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
         perror("mmap");
         return 1;
     }
-    printf("# bench_gen_shared %d %ld — ns per ID of the group (wall / all IDs), medians of %d runs,\n"
+    printf("# bench_gen_shared %d %ld — ns per ID (wall of the group, and CPU), medians of %d runs,\n"
            "# %ld IDs per process by toid_gen_next; %ld online CPUs\n",
            runs, ids, runs, ids, sysconf(_SC_NPROCESSORS_ONLN));
     printf("%-20s %6s %-15s | %-15s | %-15s\n", "", "", "1 process", "2 processes", "4 processes");
