@@ -468,6 +468,26 @@ TOID_API int toid_normalize(const char *text, size_t len, char *out,
  * is called again (with a node id unique among the running generators).
  * Detection: a MADV_WIPEONFORK page (also catches a raw clone()) and a
  * pthread_atfork counter.
+ *
+ * Process-shared generators (TOID_GEN_SHARED): a toid_gen placed in memory
+ * that several processes share (mmap MAP_SHARED before fork, PostgreSQL
+ * shared memory, a pre-fork server) and initialised once with
+ * TOID_GEN_SHARED is one generator for the whole group: toid_gen_next,
+ * toid_gen_next_text, toid_gen_batch and toid_gen_batch_status may be called
+ * from any process and thread, and the guarantees above hold for the group
+ * as for one generator (one monotonic stream; uid11 unique within a ms).
+ * Fork is then not an error: the state is kept, node formats keep their
+ * node, no TOID_EFORKED. Each process still draws from its own CSPRNG (never
+ * shared, never inherited). One-word formats (ulid-flake(-scalable),
+ * scru160, nanoflake, uid11-seq) stay lock-free by compare-and-swap; ulid,
+ * uuidv7 and uid11 take a robust process-shared lock inside the generator:
+ * if a process dies while holding it, the next process repairs the state so
+ * that its IDs come after any the dead one may have made (at most a couple
+ * of ms ahead of the clock, which the on_behind policy then handles like a
+ * clock step back). An ID is issued when the call returns: what a process
+ * killed inside a call left in its output buffer must not be used.
+ * toid_gen_next_at takes no lock: not for a shared generator in use.
+ * The generator must stay mapped (at any address) in every process using it.
  * ------------------------------------------------------------------------ */
 
 typedef enum toid_on_exhausted {
@@ -493,6 +513,9 @@ typedef enum toid_counter_mode {
 
 /* Generator flags. */
 #define TOID_GEN_UNLOCKED 1u    /* the caller guarantees a single thread: no lock */
+/* The generator lives in memory shared by several processes and serves them
+ * all as one (see "Process-shared generators" above); not with UNLOCKED. */
+#define TOID_GEN_SHARED 2u
 
 /* A generator's configuration. Zero-initialise, set format, and set what you
  * want to change; zero (and TOID_EPOCH_DEFAULT for epoch_ms) means the
@@ -525,6 +548,9 @@ typedef struct toid_gen_head {
     uint64_t word;              /* the whole state in one word, for the formats updated by CAS */
     int lock;
     uint32_t state;             /* private flags */
+    int64_t fence_ms;           /* TOID_GEN_SHARED: the latest ms the lock holder may issue */
+    uint32_t repair;            /* TOID_GEN_SHARED: a lock holder died, state to repair */
+    uint64_t shared_lock[8];    /* TOID_GEN_SHARED: a robust process-shared mutex */
 } toid_gen_head;
 
 /* A generator: plain data without pointers (it may live in shared memory),
@@ -551,7 +577,9 @@ TOID_API int toid_gen_config_default(toid_format f, toid_gen_config *cfg);
  * (Re)initialises a generator: validates cfg (TOID_EINVAL: node, epoch,
  * entropy size, cap or a policy the format does not have) and forgets any
  * previous state. Also the way to re-arm a node-bearing generator in a
- * forked child.
+ * forked child. With TOID_GEN_SHARED (TOID_EINVAL together with
+ * TOID_GEN_UNLOCKED) call it once, in one process, before the others use
+ * the generator, and never while they do.
  */
 TOID_API int toid_gen_init(toid_gen *g, const toid_gen_config *cfg);
 
@@ -578,7 +606,10 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
  * (unless TOID_GEN_UNLOCKED): lock-free compare-and-swap for the formats whose
  * state fits one word (nanoflake, ulid-flake, ulid-flake-scalable, uid11-seq,
  * scru160), a short lock otherwise, never held across a system call;
- * fork-safe; applies the wait policies.
+ * fork-safe; applies the wait policies. With TOID_GEN_SHARED also safe from
+ * several processes (the lock is then a robust process-shared mutex, which
+ * may sleep in the kernel); returns the repair's error (TOID_EENTROPY,
+ * TOID_ERANGE) in the rare case that repairing after a dead holder fails.
  * toid_gen_next_text writes the canonical text and a NUL (returns its length).
  */
 TOID_API int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status);
@@ -612,7 +643,8 @@ TOID_API int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made)
 
 /* Reconfigures the process-wide generator of cfg->format (e.g. its node or
  * epoch; also re-arms a node format in a forked child). Not to be called
- * while other threads generate IDs of that format. */
+ * while other threads generate IDs of that format. TOID_EINVAL with
+ * TOID_GEN_UNLOCKED or TOID_GEN_SHARED (these generators are per process). */
 TOID_API int toid_configure(const toid_gen_config *cfg);
 
 /* n bytes from the library's per-thread CSPRNG (ChaCha20 keyed from

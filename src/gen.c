@@ -6,6 +6,7 @@
 #include "gen.h"
 #include "os.h"
 
+#include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -75,7 +76,9 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
         out->per_ms_cap = d.per_ms_cap;
     else if (!fmt->random_order || in->per_ms_cap > UID11_CAP_MAX)
         return TOID_EINVAL;
-    if (in->flags & ~TOID_GEN_UNLOCKED)
+    if (in->flags & ~(TOID_GEN_UNLOCKED | TOID_GEN_SHARED))
+        return TOID_EINVAL;
+    if ((in->flags & TOID_GEN_UNLOCKED) && (in->flags & TOID_GEN_SHARED))
         return TOID_EINVAL;
     return 0;
 }
@@ -89,10 +92,14 @@ static void forget_state(toid_gen *g) {
     memset(g->seen, 0, sizeof g->seen);
 }
 
+static int shared_lock_init(toid_gen *g);
+
 int toid_gen_init(toid_gen *g, const toid_gen_config *cfg) {
     toid_gen_config c;
     int64_t epoch;
     if (!g || resolve_config(cfg, &c, &epoch) < 0)
+        return TOID_EINVAL;
+    if ((c.flags & TOID_GEN_SHARED) && shared_lock_init(g) < 0)
         return TOID_EINVAL;
     g->h.cfg = c;
     g->h.epoch_ms = epoch;
@@ -212,10 +219,15 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
     return toid__random_bytes_nosyscall(buf, n);
 }
 
-/* A child process must not go on with its parent's state. */
+/* A child process must not go on with its parent's state, unless the
+ * generator is shared: then the state is the group's, and a child is one
+ * more member (fork_generation is per process, so in a shared generator it
+ * never matches every member: they all come here, and leave at once). */
 static int check_fork(toid_gen *g, const toid__format *fmt) {
     uint64_t gen = toid__fork_generation();
     if (__builtin_expect(gen != __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE), 0)) {
+        if (g->h.cfg.flags & TOID_GEN_SHARED)
+            return 0;
         lock(g);
         if (g->h.fork_generation != gen) {
             forget_state(g);
@@ -256,15 +268,121 @@ static int wait_until(int64_t target, int64_t deadline) {
 
 static int cmp_u64_be(const void *a, const void *b) { return memcmp(a, b, 8); }
 
+/* ---- the process-shared lock (TOID_GEN_SHARED) ----
+ *
+ * Why a robust pthread mutex rather than our own owner-TID lock word: death
+ * must be detected exactly, not guessed. glibc registers a robust mutex in
+ * the owning thread's robust list, which the kernel walks when the thread
+ * dies (however it dies: SIGKILL included) and marks the mutex
+ * FUTEX_OWNER_DIED, so the next locker gets EOWNERDEAD. The list entries
+ * live in the mutex itself and are only followed in the owner's own address
+ * space, so the mutex works in MAP_SHARED memory mapped at different
+ * addresses. A TID word with liveness checks (kill(tid, 0)) would race with
+ * TID reuse and cannot see a process in another PID namespace; the kernel's
+ * robust list has neither problem. The mutex is plain data in the generator
+ * (64 bytes reserved; glibc's is 40 on x86-64, 48 on aarch64).
+ *
+ * What a dead holder may have left: a torn state (any of last_ms, last[],
+ * seq, tag, seen[] half-written) and IDs in its output buffer that callers
+ * could still see if that buffer is shared. Repair does not try to read the
+ * state: before each ID the holder records, in fence_ms, the latest ms that
+ * ID can take (the tick's ms, + 1 where uuidv7 may advance), and only then
+ * lets the core touch the state. A compiler barrier keeps that order; a
+ * killed thread stops at an instruction boundary and the kernel's exit
+ * path orders its stores before the robust futex is released, so the next
+ * owner sees the fence of every ID the dead one began. Every ID issued
+ * before has a ms <= max(fence_ms, last_ms) too (ms never goes back under
+ * the lock, except by uuidv7's RESET, which gives up monotonicity anyway).
+ * The repair forgets the state and has the core make one throw-away ID at
+ * ms m = max(fence_ms, last_ms) + 1: a fresh ms, strictly later than any ID
+ * the dead holder or anyone before it could have made, so the stream goes on
+ * monotonic and without repeats; the next IDs keep m while the clock is
+ * behind it (on_behind KEEP/RESET; ERROR and WAIT see a step back of a ms or
+ * two). fence_ms = m is stored first, so a repairer that dies too leaves a
+ * bound behind, and `repair` stays set until a repair succeeds. */
+_Static_assert(sizeof(pthread_mutex_t) <= sizeof(((toid_gen_head *)0)->shared_lock),
+               "pthread_mutex_t fits toid_gen_head.shared_lock");
+_Static_assert(_Alignof(pthread_mutex_t) <= _Alignof(uint64_t), "pthread_mutex_t alignment");
+
+static pthread_mutex_t *shared_mutex(toid_gen *g) { return (pthread_mutex_t *)(void *)g->h.shared_lock; }
+
+static int shared_lock_init(toid_gen *g) {
+    pthread_mutexattr_t a;
+    int rc = pthread_mutexattr_init(&a);
+    if (rc != 0)
+        return -1;
+    rc = pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+    if (rc == 0)
+        rc = pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+    if (rc == 0)
+        rc = pthread_mutex_init(shared_mutex(g), &a);
+    pthread_mutexattr_destroy(&a);
+    if (rc != 0)
+        return -1;
+    g->h.fence_ms = INT64_MIN;
+    g->h.repair = 0;
+    return 0;
+}
+
+void (*toid__test_shared_hold)(toid_gen *g, const uint8_t *id, int after);
+int toid__test_skip_repair;
+
+static int repair_entropy(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    return toid_random_bytes(buf, n);
+}
+
+static int repair_state(toid_gen *g, const toid__format *fmt) {
+    int64_t fence = __atomic_load_n(&g->h.fence_ms, __ATOMIC_ACQUIRE);
+    int64_t top = fence > g->h.last_ms ? fence : g->h.last_ms;
+    if (top == INT64_MIN || toid__test_skip_repair)
+        return 0;                       /* nothing was ever issued */
+    int64_t m = top + 1;
+    if (m - g->h.epoch_ms > (INT64_C(1) << fmt->info.ts_bits) - 1)
+        return TOID_ERANGE;
+    __atomic_store_n(&g->h.fence_ms, m, __ATOMIC_RELEASE);
+    forget_state(g);
+    toid__tick t = {.ms = m, .micros = 0, .same = false, .may_advance = false};
+    uint8_t scratch[TOID_BIN_MAX];
+    unsigned st = 0;
+    return fmt->next(&g->h, g->seen, &t, repair_entropy, NULL, scratch, &st);
+}
+
+static int shared_lock(toid_gen *g, const toid__format *fmt) {
+    int rc = pthread_mutex_lock(shared_mutex(g));
+    if (rc == EOWNERDEAD) {
+        __atomic_store_n(&g->h.repair, 1, __ATOMIC_RELAXED);
+        pthread_mutex_consistent(shared_mutex(g));
+    } else if (rc != 0) {
+        return TOID_EINVAL;             /* not initialised with TOID_GEN_SHARED */
+    }
+    if (__builtin_expect(__atomic_load_n(&g->h.repair, __ATOMIC_RELAXED), 0)) {
+        if ((rc = repair_state(g, fmt)) < 0) {
+            pthread_mutex_unlock(shared_mutex(g));
+            return rc;
+        }
+        __atomic_store_n(&g->h.repair, 0, __ATOMIC_RELAXED);
+    }
+    return 0;
+}
+
 /* Makes up to `chunk` IDs under the lock from the clock reading *now.
- * Returns 0 or the error that stopped it; *last gets the last ID's ms. */
-static int chunk_locked(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
-                        uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
+ * Returns 0 or the error that stopped it; *last gets the last ID's ms.
+ * `shared` is a constant at each call: the private lock, or the shared one
+ * with its fence before each ID (see above). */
+static inline __attribute__((always_inline)) int
+chunk_under_lock(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
+                 size_t *made, unsigned *st_all, int64_t *last, bool shared) {
     size_t size = fmt->info.bin_size;
     int64_t ms = *now / 1000;
     unsigned micros = (unsigned)(*now % 1000);
     int reread = 0, rc = 0;
-    lock(g);
+    if (!shared) {
+        lock(g);
+    } else if ((rc = shared_lock(g, fmt)) < 0) {
+        *last = 0;
+        return rc;
+    }
     while (chunk) {
         unsigned st = 0;
         toid__tick t;
@@ -279,18 +397,39 @@ static int chunk_locked(toid_gen *g, const toid__format *fmt, int64_t *now, size
             micros = (unsigned)(*now % 1000);
             continue;
         }
+        if (rc == 0 && shared) {
+            __atomic_store_n(&g->h.fence_ms, t.ms + t.may_advance, __ATOMIC_RELAXED);
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);    /* the fence before any state or output */
+            if (toid__test_shared_hold)
+                toid__test_shared_hold(g, out, 0);
+        }
         if (rc == 0)
             rc = fmt->next(&g->h, g->seen, &t, from_pool, q, out, &st);
         if (rc < 0)
             break;
+        if (shared && toid__test_shared_hold)
+            toid__test_shared_hold(g, out, 1);
         *st_all |= st;
         (*made)++;
         out += size;
         chunk--;
     }
     *last = g->h.last_ms;
-    unlock(g);
+    if (shared)
+        pthread_mutex_unlock(shared_mutex(g));
+    else
+        unlock(g);
     return rc;
+}
+
+static int chunk_locked(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
+                        uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
+    return chunk_under_lock(g, fmt, now, chunk, q, out, made, st_all, last, false);
+}
+
+static int chunk_shared(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
+                        uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
+    return chunk_under_lock(g, fmt, now, chunk, q, out, made, st_all, last, true);
 }
 
 /* The same without a lock, for formats whose state is one word: the chunk
@@ -363,8 +502,10 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
         int64_t last;
         if (fmt->pack)
             rc = chunk_cas(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
-        else
+        else if (__builtin_expect(!(g->h.cfg.flags & TOID_GEN_SHARED), 1))
             rc = chunk_locked(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
+        else
+            rc = chunk_shared(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
         if (rc == 0)
             continue;
         bool exhausted = rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW;
@@ -452,7 +593,7 @@ int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made) {
 int toid_configure(const toid_gen_config *cfg) {
     toid_gen_config c;
     int64_t epoch;
-    if (resolve_config(cfg, &c, &epoch) < 0 || (c.flags & TOID_GEN_UNLOCKED))
+    if (resolve_config(cfg, &c, &epoch) < 0 || (c.flags & (TOID_GEN_UNLOCKED | TOID_GEN_SHARED)))
         return TOID_EINVAL;
     toid_gen *g = default_gen(cfg->format);
     pthread_mutex_lock(&init_mutex);

@@ -44,4 +44,10 @@ void toid__test_reseed_now(void) TOID__HIDDEN;                      /* this thre
  * changes and CSPRNG states made from then on are not wiped on fork. */
 void toid__test_disable_fork_detection(int off) TOID__HIDDEN;
 int toid__fork_detection_off(void) TOID__HIDDEN;
+/* TOID_GEN_SHARED: called under the shared lock before (after = 0) and after
+ * (after = 1) the core makes each ID, so a test can kill the holder at a
+ * chosen point; and a switch that skips the repair after a dead holder (the
+ * negative control). */
+extern void (*toid__test_shared_hold)(toid_gen *g, const uint8_t *id, int after) TOID__HIDDEN;
+extern int toid__test_skip_repair TOID__HIDDEN;
 #endif
