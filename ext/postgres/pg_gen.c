@@ -42,16 +42,18 @@ static shared_gens *shared;  /* set in every process when preloaded */
 static toid_gen *local_gens[TOID_FORMAT_COUNT];
 static bool notice_given;
 
-#ifdef TOID_GEN_SHARED
 static shmem_request_hook_type prev_shmem_request_hook;
 static shmem_startup_hook_type prev_shmem_startup_hook;
-#endif
 
 /* Initialises g for fmt: GEN_READY, GEN_NO_NODE, GEN_NODE_RANGE or an error. */
 static int init_gen(toid_gen *g, const pgtoid_fmt *fmt, uint32 flags) {
     toid_gen_config c;
-    memset(&c, 0, sizeof c);
-    c.format = fmt->f;
+    toid_gen_config_default(fmt->f, &c);
+    /* A database default must not fail an INSERT because a few hundred rows
+     * fell in one ms: where the format's policy is the spec's overflow error
+     * (ulid-flake: 15-20 random bits a ms), wait for the next ms instead. */
+    if (c.on_exhausted == TOID_EXHAUSTED_ERROR)
+        c.on_exhausted = TOID_EXHAUSTED_WAIT;
     c.flags = flags;
     if (fmt->node_max >= 0) {
         if (node_setting < 0)
@@ -63,7 +65,6 @@ static int init_gen(toid_gen *g, const pgtoid_fmt *fmt, uint32 flags) {
     return toid_gen_init(g, &c);
 }
 
-#ifdef TOID_GEN_SHARED
 static void request_shmem(void) {
     if (prev_shmem_request_hook)
         prev_shmem_request_hook();
@@ -83,7 +84,6 @@ static void startup_shmem(void) {
             shared->state[f] = init_gen(&shared->gen[f], pgtoid_format_of((toid_format)f), TOID_GEN_SHARED);
     LWLockRelease(AddinShmemInitLock);
 }
-#endif
 
 void pgtoid_gen_init(void) {
     int node_max = 0;
@@ -100,14 +100,12 @@ void pgtoid_gen_init(void) {
                             process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
                             0, NULL, NULL, NULL);
     MarkGUCPrefixReserved("toid");
-#ifdef TOID_GEN_SHARED
     if (process_shared_preload_libraries_in_progress) {
         prev_shmem_request_hook = shmem_request_hook;
         shmem_request_hook = request_shmem;
         prev_shmem_startup_hook = shmem_startup_hook;
         shmem_startup_hook = startup_shmem;
     }
-#endif
 }
 
 static pg_attribute_noreturn() void refuse(const pgtoid_fmt *fmt, int state) {
