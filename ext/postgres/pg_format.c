@@ -9,6 +9,7 @@
 #include "access/htup_details.h"
 #include "catalog/pg_proc.h"
 #include "datatype/timestamp.h"
+#include "utils/builtins.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -80,6 +81,7 @@ static const pgtoid_fmt *format_of_name(const char *proname) {
 const pgtoid_fmt *pgtoid_format(FunctionCallInfo fcinfo) {
     FmgrInfo *fl = fcinfo->flinfo;
     HeapTuple tp;
+    NameData name;
     const pgtoid_fmt *fmt;
     if (fl == NULL)
         elog(ERROR, "toid: called without function information");
@@ -88,12 +90,12 @@ const pgtoid_fmt *pgtoid_format(FunctionCallInfo fcinfo) {
     tp = SearchSysCache1(PROCOID, ObjectIdGetDatum(fl->fn_oid));
     if (!HeapTupleIsValid(tp))
         elog(ERROR, "toid: cache lookup failed for function %u", fl->fn_oid);
-    fmt = format_of_name(NameStr(((Form_pg_proc)GETSTRUCT(tp))->proname));
+    namestrcpy(&name, NameStr(((Form_pg_proc)GETSTRUCT(tp))->proname));
+    ReleaseSysCache(tp);
+    fmt = format_of_name(NameStr(name));
     if (fmt == NULL)
         ereport(ERROR, (errcode(ERRCODE_UNDEFINED_FUNCTION),
-                        errmsg("toid: function \"%s\" is not named <format>_<operation>",
-                               NameStr(((Form_pg_proc)GETSTRUCT(tp))->proname))));
-    ReleaseSysCache(tp);
+                        errmsg("toid: function \"%s\" is not named <format>_<operation>", NameStr(name))));
     /* A pointer into a static table: nothing to allocate or free. */
     fl->fn_extra = (void *)fmt;
     return fmt;

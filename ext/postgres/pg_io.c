@@ -72,17 +72,24 @@ Datum toid_pg_out(PG_FUNCTION_ARGS) {
     PG_RETURN_CSTRING(out);
 }
 
+/* Bytes (binary input, bytea) -> a value, checked by the library: 22P03. */
+static Datum from_bytes(const pgtoid_fmt *fmt, const char *bytes, size_t len) {
+    uint8_t bin[TOID_BIN_MAX];
+    int rc = toid_from_bytes(fmt->f, (const uint8_t *)bytes, len, bin);
+    if (rc == TOID_ELENGTH)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("a %s is %d bytes, not %zu", fmt->type_name, fmt->len, len)));
+    if (rc < 0)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+                        errmsg("invalid %s value: %s", fmt->type_name, toid_strerror(rc))));
+    return pgtoid_from_bin(fmt, bin);
+}
+
 /* The binary form is the library's: fmt->len big-endian bytes. */
 Datum toid_pg_recv(PG_FUNCTION_ARGS) {
     const pgtoid_fmt *fmt = pgtoid_format(fcinfo);
     StringInfo buf = (StringInfo)PG_GETARG_POINTER(0);
-    uint8_t bin[TOID_BIN_MAX];
-    const char *bytes = pq_getmsgbytes(buf, fmt->len);
-    int rc = toid_from_bytes(fmt->f, (const uint8_t *)bytes, (size_t)fmt->len, bin);
-    if (rc < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-                        errmsg("invalid external %s value: %s", fmt->type_name, toid_strerror(rc))));
-    return pgtoid_from_bin(fmt, bin);
+    return from_bytes(fmt, pq_getmsgbytes(buf, fmt->len), (size_t)fmt->len);
 }
 
 Datum toid_pg_send(PG_FUNCTION_ARGS) {
@@ -106,16 +113,7 @@ Datum toid_pg_to_bytea(PG_FUNCTION_ARGS) {
 Datum toid_pg_from_bytea(PG_FUNCTION_ARGS) {
     const pgtoid_fmt *fmt = pgtoid_format(fcinfo);
     bytea *in = PG_GETARG_BYTEA_PP(0);
-    uint8_t bin[TOID_BIN_MAX];
-    int rc = toid_from_bytes(fmt->f, (const uint8_t *)VARDATA_ANY(in), VARSIZE_ANY_EXHDR(in), bin);
-    if (rc == TOID_ELENGTH)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-                        errmsg("a %s is %d bytes, not %zu", fmt->type_name, fmt->len,
-                               (size_t)VARSIZE_ANY_EXHDR(in))));
-    if (rc < 0)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-                        errmsg("invalid %s value: %s", fmt->type_name, toid_strerror(rc))));
-    return pgtoid_from_bin(fmt, bin);
+    return from_bytes(fmt, VARDATA_ANY(in), VARSIZE_ANY_EXHDR(in));
 }
 
 /* bigint -> a 63-bit format: the same bits, refused when negative. */
