@@ -63,8 +63,7 @@ CONF
 cluster_start() {
     cp "$pg_tmp/postgresql.conf.base" "$pg_tmp/data/postgresql.conf"
     printf "shared_preload_libraries = '%s'\n%s\n" "$1" "${2:-}" >>"$pg_tmp/data/postgresql.conf"
-    # TOID_PG_SERVER_ENV: extra environment of the server (run_asan.sh preloads libasan)
-    as_pg env ${TOID_PG_SERVER_ENV:-} "$pg_bindir/pg_ctl" -D "$pg_tmp/data" -l "$pg_tmp/log/server.log" -w -t 120 start >/dev/null ||
+    as_pg "$pg_bindir/pg_ctl" -D "$pg_tmp/data" -l "$pg_tmp/log/server.log" -w -t 120 start >/dev/null ||
         { cat "$pg_tmp/log/server.log"; exit 1; }
 }
 
