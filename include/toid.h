@@ -482,10 +482,11 @@ TOID_API int toid_normalize(const char *text, size_t len, char *out,
  * scru160, nanoflake, uid11-seq) stay lock-free by compare-and-swap; ulid,
  * uuidv7 and uid11 take a robust process-shared lock inside the generator:
  * if a process dies while holding it, the next process repairs the state so
- * that its IDs come after any the dead one may have made (at most a couple
- * of ms ahead of the clock, which the on_behind policy then handles like a
- * clock step back). An ID is issued when the call returns: what a process
- * killed inside a call left in its output buffer must not be used.
+ * that its IDs come after any the dead one may have made: they go on one or
+ * two ms after the last ID's time, possibly ahead of the clock, which the
+ * on_behind policy then treats like a small clock step back. An ID is
+ * issued when the call returns: what a process killed inside a call left in
+ * its output buffer must not be used.
  * toid_gen_next_at takes no lock: not for a shared generator in use.
  * The generator must stay mapped (at any address) in every process using it.
  * ------------------------------------------------------------------------ */

@@ -7,10 +7,12 @@
 #include "os.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-static volatile uint64_t *wipe_page;       /* [0] = 1 in the process that set it */
+static uint64_t *wipe_page;    /* [0]: 1 in the process that set it, 0 in a child, 2 while bumping */
 static uint64_t generation = 1;
 static pid_t known_pid;
 static int detection_off;
@@ -38,9 +40,22 @@ uint64_t toid__fork_generation(void) {
     if (detection_off)
         return 1;
     if (wipe_page) {
-        if (__builtin_expect(wipe_page[0] == 0, 0)) {
-            wipe_page[0] = 1;
-            bump();
+        /* The first check in a child finds 0. Two threads of the child may
+         * get here together: one wins 0 -> 2 and bumps, the other waits for
+         * the 1 that follows, so the generation moves exactly once and no
+         * thread returns the parent's (a second bump would make a generator
+         * forget the state of IDs the first thread had already issued). */
+        uint64_t v = __atomic_load_n(&wipe_page[0], __ATOMIC_ACQUIRE);
+        if (__builtin_expect(v != 1, 0)) {
+            uint64_t zero = 0;
+            if (v == 0 && __atomic_compare_exchange_n(&wipe_page[0], &zero, 2, false, __ATOMIC_ACQ_REL,
+                                                      __ATOMIC_ACQUIRE)) {
+                bump();
+                __atomic_store_n(&wipe_page[0], 1, __ATOMIC_RELEASE);
+            } else {
+                while (__atomic_load_n(&wipe_page[0], __ATOMIC_ACQUIRE) != 1)
+                    sched_yield();
+            }
         }
     } else {
         pid_t pid = getpid();

@@ -12,7 +12,8 @@
  * node, and every call succeeds (no TOID_EFORKED).
  *
  *  1. every format: CHILDREN processes x IDS IDs (half by toid_gen_next,
- *     half by toid_gen_batch of 16);
+ *     half by toid_gen_batch of 16; one process in four splits its IDs
+ *     between two threads);
  *  2. kill -9 at random moments, KILL_ROUNDS rounds over the formats: the
  *     survivors finish, the checks hold over every ID a child recorded;
  *  3. ulid, uuidv7, uid11 (the locked formats): a child dies while holding
@@ -30,6 +31,7 @@
 #include "check.h"
 #include "toid.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -101,6 +103,14 @@ static int init_gen(toid_format f, uint32_t flags) {
     return toid_gen_init(&sh->gen, &c);
 }
 
+/* fork, with stdout flushed first so no child can print the parent's
+ * buffered lines again */
+static pid_t spawn(void) {
+    fflush(stdout);
+    fflush(stderr);
+    return fork();
+}
+
 static void put(toid_format f, uint32_t t, const uint8_t *id, uint32_t start, int proc) {
     record *r = &sh->rec[t];
     memcpy(r->id, id, size_of(f));
@@ -138,6 +148,32 @@ static int child_generate(toid_format f, int proc, long n, int batch) {
     return 0;
 }
 
+/* Two threads of one process on the shared generator (so TSan, which sees
+ * one process at a time, has threads to check): recorded as "processes"
+ * MAXCHILD + 2 * i and + 1. */
+typedef struct half {
+    toid_format f;
+    int proc;
+    long n;
+    int rc;
+} half;
+
+static void *half_main(void *arg) {
+    half *h = arg;
+    h->rc = child_generate(h->f, h->proc, h->n, h->proc % 2);
+    return NULL;
+}
+
+static int child_two_threads(toid_format f, int c, long n) {
+    half h[2] = {{f, MAXCHILD + 2 * (c / 4), n / 2, 0}, {f, MAXCHILD + 2 * (c / 4) + 1, n - n / 2, 0}};
+    pthread_t t;
+    if (pthread_create(&t, NULL, half_main, &h[1]) != 0)
+        return 6;
+    half_main(&h[0]);
+    pthread_join(t, NULL);
+    return h[0].rc ? h[0].rc : h[1].rc;
+}
+
 static int cmp_id20(const void *a, const void *b) { return memcmp(a, b, 20); }
 
 typedef struct verdict {
@@ -150,8 +186,8 @@ static verdict check_records(toid_format f, uint32_t n) {
     size_t size = size_of(f);
     uint8_t *all = malloc((size_t)n * 20 + 1);
     uint32_t *pmax = malloc(((size_t)n + 1) * sizeof *pmax);   /* ticket of the max ID below k; n = none */
-    uint32_t last_of[MAXCHILD + 2];
-    for (int p = 0; p < MAXCHILD + 2; p++)
+    uint32_t last_of[2 * MAXCHILD + 2];
+    for (int p = 0; p < 2 * MAXCHILD + 2; p++)
         last_of[p] = UINT32_MAX;
     if (!all || !pmax)
         abort();
@@ -211,8 +247,9 @@ static void test_all_formats(void) {
         CHECK_EQ_INT(init_gen((toid_format)f, TOID_GEN_SHARED), 0);
         pid_t pid[MAXCHILD];
         for (int c = 0; c < children; c++)
-            if ((pid[c] = fork()) == 0)
-                _exit(child_generate((toid_format)f, c, ids, c % 2));
+            if ((pid[c] = spawn()) == 0)
+                _exit(c % 4 == 3 ? child_two_threads((toid_format)f, c, ids)
+                                 : child_generate((toid_format)f, c, ids, c % 2));
         int bad = 0;
         for (int c = 0; c < children; c++) {
             int st;
@@ -243,7 +280,7 @@ static void test_kill9(void) {
         pid_t pid[MAXCHILD];
         int killed[MAXCHILD] = {0};
         for (int c = 0; c < children; c++)
-            if ((pid[c] = fork()) == 0)
+            if ((pid[c] = spawn()) == 0)
                 _exit(child_generate(f, c, n, c % 2));
         int victims = children / 3 ? children / 3 : 1;
         for (int k = 0; k < victims; k++) {
@@ -324,11 +361,11 @@ static void test_die_holding_lock(void) {
         CHECK_EQ_INT(init_gen(f, TOID_GEN_SHARED), 0);
         pid_t pid[MAXCHILD];
         long n = ids / 8, countdown = 1 + rand() % (n / 4 + 1);
-        pid_t vp = fork();
+        pid_t vp = spawn();
         if (vp == 0)
             _exit(victim(f, children, countdown));
         for (int c = 0; c < children - 1; c++)
-            if ((pid[c] = fork()) == 0)
+            if ((pid[c] = spawn()) == 0)
                 _exit(child_generate(f, c, n, c % 2));
         int st, bad = 0;
         waitpid(vp, &st, 0);
@@ -353,13 +390,13 @@ static long frozen_death(int skip_repair) {
     toid_set_clock(frozen_clock, &now_us);
     CHECK_EQ_INT(init_gen(TOID_ULID, TOID_GEN_SHARED), 0);
     toid__test_skip_repair = skip_repair;
-    pid_t vp = fork();
+    pid_t vp = spawn();
     if (vp == 0)
         _exit(victim(TOID_ULID, 0, 101));
     int st;
     waitpid(vp, &st, 0);
     CHECK(WIFSIGNALED(st));
-    pid_t sp = fork();
+    pid_t sp = spawn();
     if (sp == 0)
         _exit(child_generate(TOID_ULID, 1, 100, 0));
     waitpid(sp, &st, 0);
@@ -381,7 +418,7 @@ static void test_controls(void) {
     CHECK_EQ_INT(init_gen(TOID_NANOFLAKE, 0), 0);
     uint8_t id[8];
     CHECK_EQ_INT(toid_gen_next(&sh->gen, id, NULL), 0);
-    pid_t p = fork();
+    pid_t p = spawn();
     if (p == 0)
         _exit(child_generate(TOID_NANOFLAKE, 0, 10, 0));
     int st;
@@ -407,7 +444,7 @@ static void test_entropy(void) {
     int n = children < MAXCHILD ? children : MAXCHILD;
     pid_t pid[MAXCHILD];
     for (int c = 0; c < n; c++) {
-        if ((pid[c] = fork()) == 0) {
+        if ((pid[c] = spawn()) == 0) {
             uint8_t x[16];
             if (toid_gen_next(&sh->gen, x, NULL) < 0 || toid_random_bytes(sh->streams[c], 32) < 0)
                 _exit(2);
