@@ -1,0 +1,161 @@
+/*
+ * pg_gen.c — generating IDs: x_new() for every format.
+ *
+ * PostgreSQL backends are forked processes, so a generator in a backend's
+ * memory is that backend's alone. When toid is in shared_preload_libraries,
+ * one generator per format lives in the server's shared memory, initialised
+ * once by the postmaster with TOID_GEN_SHARED: every backend (and parallel
+ * worker) draws from it, so IDs are monotonic across the whole cluster and a
+ * node format's one node id is used by one generator only. Without
+ * preloading each backend has its own generators: IDs are monotonic per
+ * backend only (said once per backend with a NOTICE), and the node formats
+ * are refused, since every backend would issue the same node's IDs.
+ *
+ * The node of nanoflake and ulid-flake-scalable is the setting toid.node
+ * (postgresql.conf; read at server start); unset, those formats refuse.
+ */
+#include "pgtoid.h"
+
+#include "miscadmin.h"
+#include "storage/ipc.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+
+#include <string.h>
+
+PG_FUNCTION_INFO_V1(toid_pg_new);
+
+/* Why a shared generator cannot be used (besides a library error code). */
+#define GEN_READY 0
+#define GEN_NO_NODE 1     /* toid.node unset */
+#define GEN_NODE_RANGE 2  /* toid.node too large for this format */
+
+typedef struct shared_gens {
+    int state[TOID_FORMAT_COUNT];  /* GEN_* or the library's error from toid_gen_init */
+    toid_gen gen[TOID_FORMAT_COUNT];
+} shared_gens;
+
+static int node_setting = -1;
+static shared_gens *shared;  /* set in every process when preloaded */
+static toid_gen *local_gens[TOID_FORMAT_COUNT];
+static bool notice_given;
+
+static shmem_request_hook_type prev_shmem_request_hook;
+static shmem_startup_hook_type prev_shmem_startup_hook;
+
+/* Initialises g for fmt: GEN_READY, GEN_NO_NODE, GEN_NODE_RANGE or an error. */
+static int init_gen(toid_gen *g, const pgtoid_fmt *fmt, uint32 flags) {
+    toid_gen_config c;
+    toid_gen_config_default(fmt->f, &c);
+    /* A database default must not fail an INSERT because a few hundred rows
+     * fell in one ms: where the format's policy is the spec's overflow error
+     * (ulid-flake: 15-20 random bits a ms), wait for the next ms instead. */
+    if (c.on_exhausted == TOID_EXHAUSTED_ERROR)
+        c.on_exhausted = TOID_EXHAUSTED_WAIT;
+    c.flags = flags;
+    if (fmt->node_max >= 0) {
+        if (node_setting < 0)
+            return GEN_NO_NODE;
+        if (node_setting > fmt->node_max)
+            return GEN_NODE_RANGE;
+        c.node = (uint32)node_setting;
+    }
+    return toid_gen_init(g, &c);
+}
+
+static void request_shmem(void) {
+    if (prev_shmem_request_hook)
+        prev_shmem_request_hook();
+    RequestAddinShmemSpace(MAXALIGN(sizeof(shared_gens)));
+}
+
+/* Runs in the postmaster (and again after a crash re-initialises shared
+ * memory): the generators are made once, before any backend forks. */
+static void startup_shmem(void) {
+    bool found;
+    if (prev_shmem_startup_hook)
+        prev_shmem_startup_hook();
+    LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+    shared = ShmemInitStruct("toid generators", sizeof(shared_gens), &found);
+    if (!found)
+        for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+            shared->state[f] = init_gen(&shared->gen[f], pgtoid_format_of((toid_format)f), TOID_GEN_SHARED);
+    LWLockRelease(AddinShmemInitLock);
+}
+
+void pgtoid_gen_init(void) {
+    int node_max = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        node_max = Max(node_max, pgtoid_format_of((toid_format)f)->node_max);
+    DefineCustomIntVariable("toid.node",
+                            "Node id of the node formats (nanoflake generator, ulid-flake-scalable sid).",
+                            "-1 (the default) means unset: nanoflake_new() and ulid_flake_scalable_new() "
+                            "then refuse. Must be unique among every generator of the format.",
+                            &node_setting, -1, -1, node_max,
+                            /* fixed at start when the generators are shared; otherwise node
+                             * formats are refused anyway (and PGC_POSTMASTER settings cannot be
+                             * defined after start) */
+                            process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+                            0, NULL, NULL, NULL);
+    MarkGUCPrefixReserved("toid");
+    if (process_shared_preload_libraries_in_progress) {
+        prev_shmem_request_hook = shmem_request_hook;
+        shmem_request_hook = request_shmem;
+        prev_shmem_startup_hook = shmem_startup_hook;
+        shmem_startup_hook = startup_shmem;
+    }
+}
+
+static pg_attribute_noreturn() void refuse(const pgtoid_fmt *fmt, int state) {
+    if (state == GEN_NO_NODE)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("%s needs a node: toid.node is not set", fmt->name),
+                        errhint("Set toid.node (0..%d for %s, unique among its generators) in "
+                                "postgresql.conf and restart the server.", fmt->node_max, fmt->name)));
+    if (state == GEN_NODE_RANGE)
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg("toid.node = %d is out of range for %s (0..%d)", node_setting,
+                               fmt->name, fmt->node_max)));
+    pgtoid_error(fmt, state, "generator");
+}
+
+/* The generator this backend uses for fmt. */
+static toid_gen *generator(const pgtoid_fmt *fmt) {
+    int rc;
+    if (shared) {
+        if (shared->state[fmt->f] != GEN_READY)
+            refuse(fmt, shared->state[fmt->f]);
+        return &shared->gen[fmt->f];
+    }
+    if (fmt->node_max >= 0)
+        ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+                        errmsg("%s needs toid in shared_preload_libraries", fmt->name),
+                        errdetail("Without it each backend has its own generator, and all of them "
+                                  "would issue IDs of the same node."),
+                        errhint("Add toid to shared_preload_libraries and set toid.node, then restart.")));
+    if (local_gens[fmt->f] == NULL) {
+        toid_gen *g = MemoryContextAllocZero(TopMemoryContext, sizeof(toid_gen));
+        rc = init_gen(g, fmt, TOID_GEN_UNLOCKED);  /* a backend is one thread */
+        if (rc != GEN_READY) {
+            pfree(g);
+            refuse(fmt, rc);
+        }
+        local_gens[fmt->f] = g;
+    }
+    if (!notice_given) {
+        notice_given = true;
+        ereport(NOTICE, (errmsg("toid is not in shared_preload_libraries: IDs are monotonic per backend only")));
+    }
+    return local_gens[fmt->f];
+}
+
+Datum toid_pg_new(PG_FUNCTION_ARGS) {
+    const pgtoid_fmt *fmt = pgtoid_format(fcinfo);
+    uint8_t bin[TOID_BIN_MAX];
+    int rc = toid_gen_next(generator(fmt), bin, NULL);
+    if (rc < 0)
+        pgtoid_error(fmt, rc, "generate");
+    return pgtoid_from_bin(fmt, bin);
+}

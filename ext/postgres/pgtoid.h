@@ -1,0 +1,52 @@
+/*
+ * pgtoid.h — what the files of the PostgreSQL extension share.
+ *
+ * One C symbol serves every format: the SQL functions are named
+ * <format>_<operation> (ulid_in, nanoflake_new, uuidv7_time, ...) and the
+ * format is read from that name once per call site (cached in fn_extra), so
+ * the C code never repeats itself per format and a new format in libtoid only
+ * needs lines in the generated SQL script (see gen_sql.sh).
+ */
+#ifndef PGTOID_H
+#define PGTOID_H
+
+#include "postgres.h"
+#include "fmgr.h"
+
+#include "toid.h"
+
+/* How a format's value is held in a Datum. */
+typedef struct pgtoid_fmt {
+    toid_format f;
+    const char *type_name;  /* the SQL type: "ulid", "ulid_flake", ... ("uuid" for uuidv7) */
+    const char *name;       /* the library's name: "ulid-flake" */
+    int len;                /* binary size: 8, 16 or 20 */
+    bool byval;             /* 8 bytes: an int64 Datum holding the (unsigned) value */
+    bool is_unsigned;       /* uid11, uid11-seq: values up to 2^64-1, compared unsigned */
+    int node_max;           /* largest node id (nanoflake 1023, ulid-flake-scalable 31); -1: no node */
+} pgtoid_fmt;
+
+/* The format of the SQL function being called (from its name). */
+const pgtoid_fmt *pgtoid_format(FunctionCallInfo fcinfo);
+/* The format with this library format id. */
+const pgtoid_fmt *pgtoid_format_of(toid_format f);
+
+/* Datum <-> the library's binary form (big-endian bytes, fmt->len of them). */
+void pgtoid_to_bin(const pgtoid_fmt *fmt, Datum d, uint8_t *bin);
+Datum pgtoid_from_bin(const pgtoid_fmt *fmt, const uint8_t *bin);
+/* As pgtoid_to_bin, checking the value belongs to the format (uuidv7's
+ * version and variant on a core uuid): error 22023 otherwise. */
+void pgtoid_to_valid_bin(const pgtoid_fmt *fmt, Datum d, uint8_t *bin);
+
+/* Raises the PostgreSQL error for a library error code rc (never returns).
+ * what names the operation ("ulid_make", "nanoflake_new"). */
+void pgtoid_error(const pgtoid_fmt *fmt, int rc, const char *what) pg_attribute_noreturn();
+
+/* Unix ms <-> timestamptz; errors 22008 outside either's range. */
+Datum pgtoid_ms_to_timestamptz(int64 unix_ms);
+int64 pgtoid_timestamptz_to_ms(Datum ts);
+
+/* The generation module's start-up: GUC and shared memory (pg_gen.c). */
+void pgtoid_gen_init(void);
+
+#endif /* PGTOID_H */
