@@ -1,0 +1,511 @@
+/* claim.c — the backend-independent part of node claims: choosing a node,
+ * waiting past the previous holder's mark, admitting IDs against the floor,
+ * the durable ceiling and the deadline, and the background thread that moves
+ * marks ahead and lets the backend renew.
+ *
+ * Invariant (as toidd's state directory had it): an ID leaves the process
+ * only if its time is <= a mark that is durable in the backend, > the mark
+ * found when the node was taken, and the claim is valid (not lost, its local
+ * deadline ahead). So a later holder, which waits until its clock passes the
+ * durable mark, issues only IDs after every ID issued before: no repeats.
+ */
+#define _GNU_SOURCE
+#include "claim_internal.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The thread moves a mark ahead once half of its reservation is used, so
+ * that under load admits do not wait for a write; and it keeps the mark of a
+ * recently used claim half a reservation ahead of the clock, so that
+ * sporadic admits do not wait for one either. After WARM_MS without an ID a
+ * claim goes cold: no more writes, its next admit writes the mark itself. */
+#define WARM_MS 60000
+
+#define NODE_MAX 9999 /* four digits in file names and etcd keys */
+
+/* ---- small helpers -------------------------------------------------------- */
+
+int64_t claim_mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void claim_sleep_ms(int64_t ms) {
+    if (ms <= 0)
+        return;
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR) {
+    }
+}
+
+void claim_err(char *err, size_t err_size, const char *fmt, ...) {
+    if (!err || err_size == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+}
+
+void claim_log(const toid_claimer *c, int level, const char *fmt, ...) {
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c && c->o.log) {
+        c->o.log(c->o.log_ctx, level, msg);
+        return;
+    }
+    /* One write(2), so lines of several processes do not mix. */
+    static const char *const names[] = {"error", "warning", "info"};
+    char line[1200];
+    int n = snprintf(line, sizeof line, "toid-claim: %s: %s\n",
+                     names[level >= 0 && level <= 2 ? level : 0], msg);
+    if (n > 0) {
+        size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+        ssize_t w = write(STDERR_FILENO, line, len);
+        (void)w;
+    }
+}
+
+const char *toid_claim_strerror(int err) {
+    switch (err) {
+#define TOID__CLAIM_MSG(name, val, shortname, msg) \
+    case val:                                      \
+        return msg;
+        TOID_CLAIM_ERROR_LIST(TOID__CLAIM_MSG)
+#undef TOID__CLAIM_MSG
+    default:
+        return toid_strerror(err);
+    }
+}
+
+static const char *fname(toid_format f) { return toid_format_get(f)->name; }
+
+/* ---- the claimer and its thread ------------------------------------------- */
+
+static int due(toid_claim *k, int64_t now) {
+    int64_t ceiling = atomic_load_explicit(&k->ceiling_ms, memory_order_acquire);
+    if (ceiling == INT64_MIN)
+        return 0; /* not reserved yet: acquire does it */
+    int64_t top = atomic_load_explicit(&k->max_admitted_ms, memory_order_relaxed);
+    int64_t half = (int64_t)k->c->o.reserve_ms / 2;
+    return top > ceiling - half || (now - top < WARM_MS && now > ceiling - half);
+}
+
+static int claim_is_valid(const toid_claim *k, int64_t now_mono) {
+    if (atomic_load_explicit(&k->lost, memory_order_acquire))
+        return 0;
+    return now_mono < atomic_load_explicit(&k->deadline_mono, memory_order_acquire);
+}
+
+/* Moves the mark of k to max(clock, largest admitted, at_least) + reserve if
+ * that is further than the durable one. Called with k->mu held. */
+static int extend_locked(toid_claim *k, int64_t at_least) {
+    toid_claimer *c = k->c;
+    int64_t now = toid_clock_now(NULL);
+    int64_t top = atomic_load_explicit(&k->max_admitted_ms, memory_order_relaxed);
+    int64_t base = now > top ? now : top;
+    if (at_least > base)
+        base = at_least;
+    int64_t mark = base + (int64_t)c->o.reserve_ms;
+    if (mark <= atomic_load_explicit(&k->ceiling_ms, memory_order_acquire))
+        return 0;
+    int rc = c->be->write_mark(k, mark);
+    if (rc < 0) {
+        atomic_fetch_add_explicit(&c->mark_write_errors, 1, memory_order_relaxed);
+        if (rc == TOID_CLAIM_ELOST && !atomic_exchange(&k->lost, 1)) {
+            atomic_fetch_add_explicit(&c->lost, 1, memory_order_relaxed);
+            claim_log(c, TOID_CLAIM_LOG_ERR, "%s node %" PRIu32 ": the claim is lost (%s "
+                      "refused the mark): no more IDs of this node", fname(k->format), k->node,
+                      c->be->kind);
+        }
+        return rc;
+    }
+    atomic_fetch_add_explicit(&c->mark_writes, 1, memory_order_relaxed);
+    atomic_store_explicit(&k->ceiling_ms, mark, memory_order_release);
+    return 0;
+}
+
+static void *claimer_thread(void *arg) {
+    toid_claimer *c = arg;
+    int64_t backend_next = 0;
+    pthread_mutex_lock(&c->mu);
+    while (!c->stop) {
+        int64_t tick = c->o.reserve_ms / 4;
+        tick = tick < 10 ? 10 : tick > 250 ? 250 : tick;
+        int64_t now_mono = claim_mono_ms();
+        /* Marks: c->mu is held through the writes, so a claim cannot be
+         * released under us; a claim whose admit is writing is skipped. */
+        for (toid_claim *k = c->claims; k; k = k->next) {
+            if (!claim_is_valid(k, now_mono))
+                continue;
+            int asked = atomic_exchange(&k->want_extend, 0);
+            if (!asked && !due(k, toid_clock_now(NULL)))
+                continue;
+            if (pthread_mutex_trylock(&k->mu) != 0)
+                continue;
+            extend_locked(k, INT64_MIN); /* a failure is logged; admits retry it */
+            pthread_mutex_unlock(&k->mu);
+        }
+        if (c->be->tick && claim_mono_ms() >= backend_next) {
+            pthread_mutex_unlock(&c->mu);
+            backend_next = c->be->tick(c, claim_mono_ms());
+            pthread_mutex_lock(&c->mu);
+            if (c->stop)
+                break;
+        }
+        int64_t wake = claim_mono_ms() + tick;
+        if (c->be->tick && backend_next < wake)
+            wake = backend_next;
+        struct timespec ts = {(time_t)(wake / 1000), (long)(wake % 1000) * 1000000L};
+        pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+    }
+    pthread_mutex_unlock(&c->mu);
+    return NULL;
+}
+
+void claim_wake(toid_claimer *c) {
+    pthread_mutex_lock(&c->mu);
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void claim_set_deadlines(toid_claimer *c, int64_t deadline_mono) {
+    pthread_mutex_lock(&c->mu);
+    for (toid_claim *k = c->claims; k; k = k->next)
+        atomic_store_explicit(&k->deadline_mono, deadline_mono, memory_order_release);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void claim_lose_all(toid_claimer *c, const char *why) {
+    pthread_mutex_lock(&c->mu);
+    for (toid_claim *k = c->claims; k; k = k->next) {
+        if (!atomic_exchange(&k->lost, 1)) {
+            atomic_fetch_add_explicit(&c->lost, 1, memory_order_relaxed);
+            claim_log(c, TOID_CLAIM_LOG_ERR, "%s node %" PRIu32 ": the claim is lost (%s): no "
+                      "more IDs of this node", fname(k->format), k->node, why);
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+}
+
+static const claim_backend *const backends[] = {
+    &claim_backend_local,
+#ifdef TOID_CLAIM_HAVE_ETCD
+    &claim_backend_etcd,
+#endif
+};
+
+int toid_claimer_open(const char *spec, const toid_claimer_opts *opts, toid_claimer **out,
+                      char *err, size_t err_size) {
+    *out = NULL;
+    if (!spec)
+        spec = "local";
+    const claim_backend *be = NULL;
+    const char *arg = NULL;
+    for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
+        size_t n = strlen(backends[i]->kind);
+        if (strncmp(spec, backends[i]->kind, n) == 0 && (spec[n] == '\0' || spec[n] == '=')) {
+            be = backends[i];
+            arg = spec + n;
+        }
+    }
+    if (!be) {
+        if (strncmp(spec, "etcd", 4) == 0 && (spec[4] == '\0' || spec[4] == '='))
+            claim_err(err, err_size, "the etcd claim backend is not built in (libcurl and "
+                      "jansson were not found when toid was built)");
+        else
+            claim_err(err, err_size, "unknown claim backend '%s' (local, local=DIR or "
+                      "etcd=URL[,URL...])", spec);
+        return TOID_EINVAL;
+    }
+    toid_claimer *c = calloc(1, sizeof *c);
+    if (!c) {
+        claim_err(err, err_size, "out of memory");
+        return TOID_EINVAL;
+    }
+    if (opts)
+        c->o = *opts;
+    if (!c->o.ttl_ms)
+        c->o.ttl_ms = 10000;
+    if (c->o.ttl_ms < 1000 || c->o.ttl_ms % 1000) {
+        claim_err(err, err_size, "claim TTL %" PRIu32 " ms: must be whole seconds (>= 1 s)",
+                  c->o.ttl_ms);
+        free(c);
+        return TOID_EINVAL;
+    }
+    if (!c->o.margin_ms)
+        c->o.margin_ms = c->o.ttl_ms / 5;
+    if (c->o.margin_ms >= c->o.ttl_ms) {
+        claim_err(err, err_size, "claim margin %" PRIu32 " ms: must be below the TTL",
+                  c->o.margin_ms);
+        free(c);
+        return TOID_EINVAL;
+    }
+    if (!c->o.reserve_ms)
+        c->o.reserve_ms = 2000;
+    if (!c->o.clock_wait_max_ms)
+        c->o.clock_wait_max_ms = 5000;
+    if (!c->o.request_timeout_ms)
+        c->o.request_timeout_ms = 1000;
+    snprintf(c->prefix, sizeof c->prefix, "%s", c->o.prefix ? c->o.prefix : "/toid");
+    size_t pl = strlen(c->prefix);
+    while (pl > 0 && c->prefix[pl - 1] == '/')
+        c->prefix[--pl] = '\0'; /* "/toid/" and "/toid" are one prefix */
+    c->o.prefix = c->prefix;
+    c->be = be;
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_condattr_t a;
+    pthread_condattr_init(&a);
+    pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+    pthread_cond_init(&c->cv, &a);
+    pthread_condattr_destroy(&a);
+    int rc = be->open(c, arg, err, err_size);
+    if (rc < 0) {
+        pthread_cond_destroy(&c->cv);
+        pthread_mutex_destroy(&c->mu);
+        free(c);
+        return rc;
+    }
+    if (pthread_create(&c->thread, NULL, claimer_thread, c) != 0) {
+        claim_err(err, err_size, "cannot start the claim thread");
+        be->close(c);
+        pthread_cond_destroy(&c->cv);
+        pthread_mutex_destroy(&c->mu);
+        free(c);
+        return TOID_CLAIM_EIO;
+    }
+    c->running = 1;
+    *out = c;
+    return 0;
+}
+
+static void unlink_claim(toid_claimer *c, toid_claim *k) {
+    pthread_mutex_lock(&c->mu);
+    for (toid_claim **p = &c->claims; *p; p = &(*p)->next)
+        if (*p == k) {
+            *p = k->next;
+            break;
+        }
+    pthread_mutex_unlock(&c->mu);
+}
+
+static void free_claim(toid_claim *k) {
+    pthread_mutex_destroy(&k->mu);
+    free(k);
+}
+
+void toid_claimer_close(toid_claimer *c) {
+    if (!c)
+        return;
+    pthread_mutex_lock(&c->mu);
+    c->stop = 1;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    if (c->running)
+        pthread_join(c->thread, NULL);
+    while (c->claims)
+        toid_claim_release(c->claims, 0);
+    c->be->close(c);
+    pthread_cond_destroy(&c->cv);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+}
+
+/* ---- claims ----------------------------------------------------------------- */
+
+/* Waits until the clock is past mark, at most clock_wait_max_ms. */
+static int wait_past(toid_claimer *c, toid_claim *k, int64_t mark) {
+    int64_t now = toid_clock_now(NULL);
+    if (now > mark)
+        return 0;
+    int64_t behind = mark - now + 1;
+    if (behind > (int64_t)c->o.clock_wait_max_ms) {
+        claim_log(c, TOID_CLAIM_LOG_ERR, "the clock is %" PRId64 " ms behind the high-water "
+                  "mark of %s node %" PRIu32 " (%s backend): refusing it (the limit of the "
+                  "clock wait is %" PRIu32 " ms)", behind, fname(k->format), k->node,
+                  c->be->kind, c->o.clock_wait_max_ms);
+        return TOID_CLAIM_EBEHIND;
+    }
+    if (behind > 1)
+        claim_log(c, TOID_CLAIM_LOG_INFO, "waiting %" PRId64 " ms for the clock to pass the "
+                  "high-water mark of %s", behind, k->name);
+    int64_t deadline = claim_mono_ms() + (int64_t)c->o.clock_wait_max_ms + 100;
+    while ((now = toid_clock_now(NULL)) <= mark) {
+        if (claim_mono_ms() > deadline) {
+            claim_log(c, TOID_CLAIM_LOG_ERR, "the clock did not pass the high-water mark of "
+                      "%s in time: refusing it", k->name);
+            return TOID_CLAIM_EBEHIND;
+        }
+        claim_sleep_ms(mark - now + 1 > 50 ? 50 : mark - now + 1);
+    }
+    return 0;
+}
+
+/* Takes node n (already linked nowhere); on success k is ready and linked. */
+static int take_node(toid_claimer *c, toid_claim *k) {
+    int64_t prev = INT64_MIN;
+    atomic_store(&k->deadline_mono, INT64_MAX);
+    atomic_store(&k->ceiling_ms, INT64_MIN);
+    atomic_store(&k->lost, 0);
+    int rc = c->be->take(c, k, &prev);
+    if (rc < 0)
+        return rc;
+    /* Linked now, so lease renewals reach it while it waits for the clock. */
+    pthread_mutex_lock(&c->mu);
+    k->next = c->claims;
+    c->claims = k;
+    pthread_mutex_unlock(&c->mu);
+    if (prev != INT64_MIN && (rc = wait_past(c, k, prev)) < 0)
+        goto fail;
+    int64_t now = toid_clock_now(NULL);
+    k->floor_ms = prev;
+    /* (the start counts as use: the thread keeps the mark warm for a while;
+     * now > prev, and every ID admitted from here on is after prev) */
+    atomic_store(&k->max_admitted_ms, now);
+    /* Reserve ahead now, so that the first admit does not wait for a write. */
+    pthread_mutex_lock(&k->mu);
+    rc = extend_locked(k, now);
+    pthread_mutex_unlock(&k->mu);
+    if (rc < 0)
+        goto fail;
+    if (c->be->taken && (rc = c->be->taken(k)) < 0)
+        goto fail;
+    if (!claim_is_valid(k, claim_mono_ms())) {
+        claim_log(c, TOID_CLAIM_LOG_ERR, "%s node %" PRIu32 ": the claim expired while it was "
+                  "being taken", fname(k->format), k->node);
+        rc = TOID_CLAIM_ELOST;
+        goto fail;
+    }
+    claim_wake(c);
+    return 0;
+fail:
+    unlink_claim(c, k);
+    c->be->drop(k);
+    k->bk = NULL;
+    return rc;
+}
+
+int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_t lo,
+                       uint32_t hi, toid_claim **out) {
+    *out = NULL;
+    if (!c || !toid_format_get(f) || lo > hi || hi > NODE_MAX)
+        return TOID_EINVAL;
+    toid_claim *k = calloc(1, sizeof *k);
+    uint8_t *held = calloc(hi - lo + 1, 1);
+    if (!k || !held) {
+        free(k);
+        free(held);
+        claim_log(c, TOID_CLAIM_LOG_ERR, "out of memory");
+        return TOID_CLAIM_EIO;
+    }
+    k->c = c;
+    k->format = f;
+    k->epoch_ms = epoch_ms;
+    k->single = lo == hi;
+    pthread_mutex_init(&k->mu, NULL);
+    int rc = 0;
+    if (c->be->held && (rc = c->be->held(c, f, lo, hi, held)) < 0)
+        goto done;
+    rc = TOID_CLAIM_EBUSY;
+    for (uint32_t n = lo; n <= hi; n++) {
+        if (held[n - lo])
+            continue;
+        k->node = n;
+        snprintf(k->name, sizeof k->name, "%s-%" PRIu32, fname(f), n);
+        rc = take_node(c, k);
+        if (rc != TOID_CLAIM_EBUSY)
+            break; /* taken, or an error that another node would not cure */
+    }
+    if (rc == TOID_CLAIM_EBUSY && lo != hi) /* (for one node the backend named its holder) */
+        claim_log(c, TOID_CLAIM_LOG_ERR, "no free node of %s in %" PRIu32 "-%" PRIu32
+                  " (%s backend): every one is held", fname(f), lo, hi, c->be->kind);
+done:
+    free(held);
+    if (rc < 0) {
+        free_claim(k);
+        return rc;
+    }
+    *out = k;
+    return 0;
+}
+
+uint32_t toid_claim_node(const toid_claim *k) { return k->node; }
+
+int toid_claim_valid(const toid_claim *k, int64_t *ms_left) {
+    int64_t now = claim_mono_ms();
+    int64_t d = atomic_load_explicit(&k->deadline_mono, memory_order_acquire);
+    int ok = claim_is_valid(k, now);
+    if (ms_left)
+        *ms_left = !ok ? 0 : d == INT64_MAX ? INT64_MAX : d - now;
+    return ok;
+}
+
+int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms) {
+    if (!claim_is_valid(k, claim_mono_ms()))
+        return TOID_CLAIM_ELOST;
+    if (min_ms <= k->floor_ms || max_ms < min_ms)
+        return TOID_CLAIM_EBEHIND;
+    int64_t ceiling = atomic_load_explicit(&k->ceiling_ms, memory_order_acquire);
+    if (max_ms > ceiling) {
+        /* Past the durable mark: write it before these IDs may leave. */
+        pthread_mutex_lock(&k->mu);
+        int rc = 0;
+        if (max_ms > atomic_load_explicit(&k->ceiling_ms, memory_order_acquire)) {
+            rc = extend_locked(k, max_ms);
+            atomic_fetch_add_explicit(&k->c->request_writes, 1, memory_order_relaxed);
+        }
+        pthread_mutex_unlock(&k->mu);
+        if (rc < 0)
+            return rc == TOID_CLAIM_ELOST ? rc : TOID_CLAIM_EIO;
+    } else if (max_ms > ceiling - (int64_t)k->c->o.reserve_ms / 2 &&
+               !atomic_exchange(&k->want_extend, 1)) {
+        claim_wake(k->c); /* half the reservation used: the thread moves the mark */
+    }
+    int64_t cur = atomic_load_explicit(&k->max_admitted_ms, memory_order_relaxed);
+    while (cur < max_ms &&
+           !atomic_compare_exchange_weak_explicit(&k->max_admitted_ms, &cur, max_ms,
+                                                  memory_order_relaxed, memory_order_relaxed)) {
+    }
+    /* A write may have taken a while: the deadline is checked again last. */
+    if (!claim_is_valid(k, claim_mono_ms()))
+        return TOID_CLAIM_ELOST;
+    return 0;
+}
+
+void toid_claim_release(toid_claim *k, int clean) {
+    if (!k)
+        return;
+    toid_claimer *c = k->c;
+    unlink_claim(c, k);
+    pthread_mutex_lock(&k->mu); /* a write of an admit finishes first */
+    if (clean && claim_is_valid(k, claim_mono_ms())) {
+        int64_t top = atomic_load(&k->max_admitted_ms);
+        if (top < atomic_load(&k->ceiling_ms) && c->be->write_mark(k, top) == 0) {
+            atomic_fetch_add_explicit(&c->mark_writes, 1, memory_order_relaxed);
+            claim_log(c, TOID_CLAIM_LOG_INFO, "%s: mark lowered to the last ID issued", k->name);
+        }
+    }
+    pthread_mutex_unlock(&k->mu);
+    c->be->drop(k);
+    free_claim(k);
+}
+
+void toid_claimer_stats(const toid_claimer *c, toid_claim_stats *out) {
+    toid_claimer *m = (toid_claimer *)c; /* atomics are read, not changed */
+    out->renewals = atomic_load(&m->renewals);
+    out->renewal_failures = atomic_load(&m->renewal_failures);
+    out->mark_writes = atomic_load(&m->mark_writes);
+    out->request_writes = atomic_load(&m->request_writes);
+    out->mark_write_errors = atomic_load(&m->mark_write_errors);
+    out->lost = atomic_load(&m->lost);
+}

@@ -1,0 +1,96 @@
+/* claim_internal.h — what the claim core (claim.c) and its backends
+ * (claim_local.c, claim_etcd.c) share: the claimer and claim structures and
+ * the backend interface. Not installed. */
+#ifndef TOID_CLAIM_INTERNAL_H
+#define TOID_CLAIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "toid_claim.h"
+
+/* A backend: the core calls these; each returns 0 or a TOID_CLAIM_* code
+ * (and logs the reason through claim_log). */
+typedef struct claim_backend {
+    const char *kind; /* "local", "etcd" */
+    /* Opens the backend from the text after "kind" ("" or "=..."). */
+    int (*open)(toid_claimer *c, const char *arg, char *err, size_t err_size);
+    /* Marks in held[0..hi-lo] the nodes of [lo, hi] known to be held by
+     * someone (a hint: take decides); NULL if the backend cannot list. */
+    int (*held)(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, uint8_t *held);
+    /* Takes k->node of k->format exclusively (TOID_CLAIM_EBUSY if held) and
+     * reads the previous holder's mark into *prev (INT64_MIN: none, nothing
+     * to wait for). On success k->bk is set. */
+    int (*take)(toid_claimer *c, toid_claim *k, int64_t *prev);
+    /* Persists mark for k: 0 once durable, TOID_CLAIM_EIO, or
+     * TOID_CLAIM_ELOST when the backend says the claim is no longer ours. */
+    int (*write_mark)(toid_claim *k, int64_t mark);
+    /* After the first reservation is durable (may be NULL). */
+    int (*taken)(toid_claim *k);
+    /* Gives the node up and frees k->bk (the mark stays). */
+    void (*drop)(toid_claim *k);
+    /* Background work (renewals); returns the CLOCK_MONOTONIC ms at which it
+     * wants to run again (INT64_MAX: never). NULL: none. */
+    int64_t (*tick)(toid_claimer *c, int64_t now_mono);
+    /* Frees the backend (every claim dropped already). */
+    void (*close)(toid_claimer *c);
+} claim_backend;
+
+extern const claim_backend claim_backend_local;
+#ifdef TOID_CLAIM_HAVE_ETCD
+extern const claim_backend claim_backend_etcd;
+#endif
+
+struct toid_claim {
+    toid_claimer *c;
+    toid_format format;
+    uint32_t node;
+    int64_t epoch_ms;
+    char name[64];                   /* "nanoflake-5" */
+    int single;                      /* asked for this node only: a busy node is an error
+                                        the backend logs, naming the holder */
+    int64_t floor_ms;                /* the previous holder's mark: IDs must be after it */
+    _Atomic int64_t ceiling_ms;      /* the durable mark: IDs must be at or before it */
+    _Atomic int64_t max_admitted_ms; /* the largest time admitted (or the start) */
+    _Atomic int64_t deadline_mono;   /* CLOCK_MONOTONIC ms; INT64_MAX: none */
+    _Atomic int lost;                /* the backend said it is not ours any more */
+    _Atomic int want_extend;         /* asked the background thread to move the mark */
+    pthread_mutex_t mu;              /* serialises writes of the mark */
+    toid_claim *next;                /* the claimer's list, under c->mu */
+    void *bk;                        /* the backend's part */
+};
+
+struct toid_claimer {
+    const claim_backend *be;
+    toid_claimer_opts o;     /* with the defaults filled in */
+    char prefix[256];
+    pthread_mutex_t mu;      /* the list of claims, the thread's wake-ups */
+    pthread_cond_t cv;       /* on CLOCK_MONOTONIC */
+    pthread_t thread;
+    int running, stop;
+    toid_claim *claims;
+    _Atomic uint64_t renewals, renewal_failures, mark_writes, request_writes, mark_write_errors,
+        lost;
+    void *bk;                /* the backend's part */
+};
+
+/* A message to the claimer's log (one line, no newline). */
+void claim_log(const toid_claimer *c, int level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* snprintf into err (err_size may be 0). */
+void claim_err(char *err, size_t err_size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* CLOCK_MONOTONIC in ms. */
+int64_t claim_mono_ms(void);
+void claim_sleep_ms(int64_t ms);
+
+/* For backends with leases: every claim of c gets this deadline. */
+void claim_set_deadlines(toid_claimer *c, int64_t deadline_mono);
+/* Every claim of c is lost (the lease is gone); logged once per claim. */
+void claim_lose_all(toid_claimer *c, const char *why);
+/* Wakes the background thread. */
+void claim_wake(toid_claimer *c);
+
+#endif

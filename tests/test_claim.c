@@ -1,0 +1,388 @@
+/* test_claim.c — the claim layer (claim/toid_claim.h), with real processes.
+ *
+ *   test_claim local        the local backend in a temp directory: lowest
+ *                           free node, a second holder (another process) is
+ *                           refused, the previous holder's mark is a floor
+ *                           after kill -9, the files are toidd's, an unsafe
+ *                           default directory is refused
+ *   test_claim etcd ETCD    a real etcd started here (see claim_etcd_test.c)
+ *
+ * Prints "N passed, N failed" last. */
+#define _GNU_SOURCE
+#include "test_claim.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+long check_passed, check_failed;
+
+/* ---- helpers shared with the etcd part ------------------------------------ */
+
+static char tc_last_log[2048];
+static void tc_log(void *ctx, int level, const char *msg) {
+    (void)ctx;
+    snprintf(tc_last_log, sizeof tc_last_log, "%s", msg);
+    if (getenv("TEST_CLAIM_VERBOSE") || level == TOID_CLAIM_LOG_ERR)
+        fprintf(stderr, "  [claim %d] %s\n", level, msg);
+}
+const char *tc_last(void) { return tc_last_log; }
+void tc_clear(void) { tc_last_log[0] = '\0'; }
+
+void tc_opts(toid_claimer_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->log = tc_log;
+    o->reserve_ms = 300;
+    o->clock_wait_max_ms = 8000;
+}
+
+int tc_open(const char *spec, const toid_claimer_opts *o, toid_claimer **c) {
+    char err[512] = "";
+    int rc = toid_claimer_open(spec, o, c, err, sizeof err);
+    if (rc < 0)
+        snprintf(tc_last_log, sizeof tc_last_log, "%s", err);
+    return rc;
+}
+
+/* A child process that holds (f, node) of spec and admits the clock's time
+ * every few ms; writes "NODE MAXADMITTED\n" to fd after the claim and each
+ * 50 ms. Never returns. */
+void tc_holder_child(const char *spec, const toid_claimer_opts *o, toid_format f, uint32_t lo,
+                     uint32_t hi, int fd) {
+    toid_claimer *c;
+    toid_claim *k;
+    if (tc_open(spec, o, &c) < 0 || toid_claim_acquire(c, f, 0, lo, hi, &k) < 0) {
+        dprintf(fd, "FAIL %s\n", tc_last());
+        _exit(3);
+    }
+    int64_t top = 0, last_report = 0;
+    for (;;) {
+        int64_t now = toid_clock_now(NULL);
+        if (toid_claim_admit(k, now, now) == 0)
+            top = now;
+        if (now - last_report >= 50) {
+            dprintf(fd, "%" PRIu32 " %" PRId64 "\n", toid_claim_node(k), top);
+            last_report = now;
+        }
+        usleep(2000);
+    }
+}
+
+/* Reads the last complete "NODE TOP" line available on fd (non-blocking
+ * after the first, which it waits for up to ms). Returns 0, or -1. */
+int tc_read_report(int fd, uint32_t *node, int64_t *top, int wait_ms) {
+    char buf[65536];
+    size_t len = 0;
+    int64_t end = claim_test_mono() + wait_ms;
+    int got = 0;
+    for (;;) {
+        fd_set rs;
+        FD_ZERO(&rs);
+        FD_SET(fd, &rs);
+        int64_t left = end - claim_test_mono();
+        struct timeval tv = {0, got ? 0 : (left > 0 ? left : 0) * 1000};
+        if (!got && left > 1000) {
+            tv.tv_sec = left / 1000;
+            tv.tv_usec = (left % 1000) * 1000;
+        }
+        int r = select(fd + 1, &rs, NULL, NULL, &tv);
+        if (r <= 0)
+            break;
+        ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        buf[len] = '\0';
+        if (strchr(buf, '\n'))
+            got = 1;
+        if (len > sizeof buf / 2) { /* keep the tail */
+            char *last = strrchr(buf, '\n');
+            char *prev = last;
+            while (prev > buf && prev[-1] != '\n')
+                prev--;
+            len = (size_t)(last - prev + 1);
+            memmove(buf, prev, len);
+            buf[len] = '\0';
+        }
+    }
+    if (!got)
+        return -1;
+    if (strncmp(buf, "FAIL", 4) == 0) {
+        fprintf(stderr, "  holder child: %s", buf);
+        return -1;
+    }
+    char *last = strrchr(buf, '\n');
+    *last = '\0';
+    char *line = strrchr(buf, '\n');
+    line = line ? line + 1 : buf;
+    unsigned long nd;
+    long long t;
+    if (sscanf(line, "%lu %lld", &nd, &t) != 2)
+        return -1;
+    *node = (uint32_t)nd;
+    *top = t;
+    return 0;
+}
+
+pid_t tc_spawn_holder(const char *spec, const toid_claimer_opts *o, toid_format f, uint32_t lo,
+                      uint32_t hi, int *rfd) {
+    int p[2];
+    if (pipe(p) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        tc_holder_child(spec, o, f, lo, hi, p[1]);
+    }
+    close(p[1]);
+    *rfd = p[0];
+    return pid;
+}
+
+void tc_reap(pid_t pid) {
+    if (pid <= 0)
+        return;
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+}
+
+int64_t claim_test_mono(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- local ------------------------------------------------------------------ */
+
+static int64_t mark_in(const char *dir, const char *name) {
+    char path[512], buf[600];
+    snprintf(path, sizeof path, "%s/%s.mark", dir, name);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -2;
+    buf[n] = '\0';
+    const char *p = strstr(buf, "\nissued_up_to_ms ");
+    return p ? strtoll(p + 17, NULL, 10) : -2;
+}
+
+static void test_local_basic(const char *dir) {
+    char spec[700];
+    snprintf(spec, sizeof spec, "local=%s", dir);
+    toid_claimer_opts o;
+    tc_opts(&o);
+    toid_claimer *a, *b;
+    CHECK(tc_open(spec, &o, &a) == 0);
+    CHECK(tc_open(spec, &o, &b) == 0);
+    toid_claim *k0 = NULL, *k1 = NULL, *kx = NULL;
+    CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 3, &k0), 0);
+    CHECK_EQ_INT(toid_claim_node(k0), 0);
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 3, &k1), 0);
+    CHECK_EQ_INT(toid_claim_node(k1), 1);
+    /* one node asked for and held: refused, naming the lock and the holder */
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
+    CHECK_MSG(strstr(tc_last(), "nanoflake node 0 is in use") && strstr(tc_last(), "nanoflake-0.lock")
+              && strstr(tc_last(), "pid "), "busy message: %s", tc_last());
+    /* another format is another node space */
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), 0);
+    toid_claim_release(kx, 1);
+    /* a full range */
+    toid_claim *k2, *k3;
+    CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 3, &k2), 0);
+    CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 3, &k3), 0);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 3, &kx), TOID_CLAIM_EBUSY);
+    CHECK_MSG(strstr(tc_last(), "no free node of nanoflake in 0-3"), "message: %s", tc_last());
+    /* admit: valid, no deadline; the ceiling moves (a request write) past the reservation */
+    int64_t left = 0;
+    CHECK(toid_claim_valid(k0, &left) == 1 && left == INT64_MAX);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k0, now, now), 0);
+    toid_claim_stats st0, st1;
+    toid_claimer_stats(a, &st0);
+    CHECK_EQ_INT(toid_claim_admit(k0, now, now + 5000), 0);
+    toid_claimer_stats(a, &st1);
+    CHECK(st1.request_writes == st0.request_writes + 1);
+    CHECK(mark_in(dir, "nanoflake-0") >= now + 5000);
+    CHECK_EQ_INT(toid_claim_admit(k0, now, now - 1), TOID_CLAIM_EBEHIND); /* max < min */
+    /* toidd's files, byte for byte in their first lines */
+    char path[800], buf[256];
+    snprintf(path, sizeof path, "%s/nanoflake-0.mark", dir);
+    FILE *fp = fopen(path, "r");
+    size_t n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    buf[n] = '\0';
+    if (fp)
+        fclose(fp);
+    CHECK_MSG(strncmp(buf, "toidd-mark 1\nformat nanoflake\nnode 0\nepoch_ms 0\nissued_up_to_ms ",
+                      62) == 0, "mark file: %s", buf);
+    snprintf(path, sizeof path, "%s/nanoflake-0.lock", dir);
+    fp = fopen(path, "r");
+    n = fp ? fread(buf, 1, sizeof buf - 1, fp) : 0;
+    buf[n] = '\0';
+    if (fp)
+        fclose(fp);
+    CHECK_MSG(strncmp(buf, "initialised; pid ", 17) == 0, "lock file: %s", buf);
+    /* clean release lowers the mark to the largest time admitted */
+    toid_claim_release(k0, 1);
+    CHECK_EQ_INT(mark_in(dir, "nanoflake-0"), now + 5000);
+    /* ...and the next holder of node 0 starts after it (waits: 5 s) */
+    int64_t t0 = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), 0);
+    CHECK(toid_clock_now(NULL) > now + 5000 && toid_clock_now(NULL) >= t0);
+    CHECK_EQ_INT(toid_claim_admit(kx, now + 5000, now + 5000), TOID_CLAIM_EBEHIND);
+    int64_t t1 = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(kx, t1, t1), 0);
+    toid_claim_release(kx, 1);
+    /* a mark for another epoch is refused as corrupt, naming the file */
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 1704067200000, 0, 0, &kx),
+                 TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "nanoflake-0.mark was written for another epoch"), "msg: %s",
+              tc_last());
+    /* a corrupt mark */
+    snprintf(path, sizeof path, "%s/nanoflake-9.mark", dir);
+    fp = fopen(path, "w");
+    fputs("toidd-mark 1\nformat nanoflake\nnode 9\nepoch_ms 0\nissued_up_to_ms 5\ncheck 0\n", fp);
+    fclose(fp);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 9, 9, &kx), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "nanoflake-9.mark is corrupt"), "msg: %s", tc_last());
+    /* the reset option forgets it */
+    toid_claimer *r;
+    toid_claimer_opts ro = o;
+    ro.reset = 1;
+    CHECK(tc_open(spec, &ro, &r) == 0);
+    CHECK_EQ_INT(toid_claim_acquire(r, TOID_NANOFLAKE, 0, 9, 9, &kx), 0);
+    toid_claimer_close(r);
+    toid_claim_release(k1, 0);
+    toid_claimer_close(a); /* releases k2, k3 */
+    toid_claimer_close(b);
+    (void)k2;
+    (void)k3;
+}
+
+/* Another process holds a node: refused while it lives; after kill -9 the
+ * node is free and its mark is the floor of the next holder. */
+static void test_local_processes(const char *dir) {
+    char spec[700];
+    snprintf(spec, sizeof spec, "local=%s", dir);
+    toid_claimer_opts o;
+    tc_opts(&o);
+    int fd;
+    pid_t pid = tc_spawn_holder(spec, &o, TOID_ULID_FLAKE_SCALABLE, 3, 3, &fd);
+    uint32_t node = 99;
+    int64_t top = 0;
+    CHECK(tc_read_report(fd, &node, &top, 10000) == 0 && node == 3);
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK(tc_open(spec, &o, &c) == 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 3, 3, &k), TOID_CLAIM_EBUSY);
+    char want[64];
+    snprintf(want, sizeof want, "pid %ld, lock", (long)pid);
+    CHECK_MSG(strstr(tc_last(), want), "names the holder: %s", tc_last());
+    /* the lowest free one, skipping the held node */
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 3, 4, &k), 0);
+    CHECK_EQ_INT(toid_claim_node(k), 4);
+    toid_claim_release(k, 1);
+    claim_test_sleep(200);
+    tc_reap(pid);
+    CHECK(tc_read_report(fd, &node, &top, 0) == 0 || 1); /* drain */
+    close(fd);
+    int64_t mark = mark_in(dir, "ulid-flake-scalable-3");
+    CHECK(mark >= top && top > 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 3, 3, &k), 0);
+    CHECK(toid_clock_now(NULL) > mark);
+    CHECK_EQ_INT(toid_claim_admit(k, top, top), TOID_CLAIM_EBEHIND);
+    CHECK_EQ_INT(toid_claim_admit(k, mark, mark), TOID_CLAIM_EBEHIND);
+    CHECK_EQ_INT(toid_claim_admit(k, mark + 1, mark + 1), 0);
+    toid_claimer_close(c);
+}
+
+/* The default directory: made 0700; refused when it is a symlink, another
+ * user's, or writable by others. */
+static void test_local_default_dir(const char *base) {
+    char xdg[600], d[700];
+    toid_claimer_opts o;
+    tc_opts(&o);
+    toid_claimer *c;
+    snprintf(xdg, sizeof xdg, "%s/xdg", base);
+    mkdir(xdg, 0700);
+    setenv("XDG_RUNTIME_DIR", xdg, 1);
+    CHECK_EQ_INT(tc_open("local", &o, &c), 0);
+    if (c)
+        toid_claimer_close(c);
+    snprintf(d, sizeof d, "%s/toid", xdg);
+    struct stat st;
+    CHECK(lstat(d, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
+    chmod(d, 0777);
+    CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "is unsafe (others may write to it)"), "msg: %s", tc_last());
+    rmdir(d);
+    char target[700];
+    snprintf(target, sizeof target, "%s/elsewhere", base);
+    mkdir(target, 0700);
+    CHECK(symlink(target, d) == 0);
+    CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "is unsafe (it is a symbolic link)"), "msg: %s", tc_last());
+    unlink(d);
+    /* without XDG_RUNTIME_DIR: /tmp/toid-UID */
+    unsetenv("XDG_RUNTIME_DIR");
+    if (tc_open("local", &o, &c) == 0) {
+        snprintf(d, sizeof d, "/tmp/toid-%lu", (unsigned long)geteuid());
+        CHECK(lstat(d, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid());
+        toid_claimer_close(c);
+    } else {
+        CHECK_MSG(0, "default /tmp dir: %s", tc_last());
+    }
+    /* bad specs */
+    CHECK_EQ_INT(tc_open("nfs", &o, &c), TOID_EINVAL);
+    CHECK_EQ_INT(tc_open("local=", &o, &c), TOID_EINVAL);
+    toid_claimer_opts bad = o;
+    bad.ttl_ms = 1500;
+    CHECK_EQ_INT(tc_open("local", &bad, &c), TOID_EINVAL);
+}
+
+void claim_test_sleep(int ms) { usleep((useconds_t)ms * 1000); }
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_claim local | etcd ETCD_BINARY\n");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    char tmpl[] = "/tmp/test_claim.XXXXXX";
+    char *base = mkdtemp(tmpl);
+    if (!base) {
+        perror("mkdtemp");
+        return 2;
+    }
+    int rc = 0;
+    if (strcmp(argv[1], "local") == 0) {
+        char dir[300];
+        snprintf(dir, sizeof dir, "%s/state", base);
+        test_local_basic(dir);
+        test_local_processes(dir);
+        test_local_default_dir(base);
+    } else if (strcmp(argv[1], "etcd") == 0 && argc >= 3) {
+        rc = claim_etcd_tests(argv[2], base);
+    } else {
+        fprintf(stderr, "usage: test_claim local | etcd ETCD_BINARY\n");
+        return 2;
+    }
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", base);
+    if (rc == 77)
+        return 77;
+    return check_report();
+}

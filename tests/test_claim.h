@@ -1,0 +1,51 @@
+/* test_claim.h — what the two parts of test_claim (local, etcd) share:
+ * assertion macros over one pair of counters, options, holder children. */
+#ifndef TOID_TEST_CLAIM_H
+#define TOID_TEST_CLAIM_H
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "toid.h"
+#include "toid_claim.h"
+
+extern long check_passed, check_failed;
+#define CHECK(cond) CHECK_MSG(cond, "%s", #cond)
+#define CHECK_MSG(cond, ...) do { \
+        if (cond) check_passed++; \
+        else { check_failed++; fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
+               fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#define CHECK_EQ_INT(a, b) do { long long a_ = (long long)(a), b_ = (long long)(b); \
+        CHECK_MSG(a_ == b_, "%s == %s: %lld != %lld (last message: %s)", #a, #b, a_, b_, \
+                  tc_last()); } while (0)
+
+static inline int check_report(void) {
+    printf("%ld passed, %ld failed\n", check_passed, check_failed);
+    return check_failed ? 1 : 0;
+}
+
+/* Options for tests: log to a buffer (tc_last), small reservations. */
+void tc_opts(toid_claimer_opts *o);
+const char *tc_last(void);
+void tc_clear(void);
+/* toid_claimer_open; its error text goes to tc_last. */
+int tc_open(const char *spec, const toid_claimer_opts *o, toid_claimer **c);
+/* A child holding a node of [lo, hi], admitting the clock's time; it
+ * reports "NODE TOP" on *rfd every 50 ms. */
+pid_t tc_spawn_holder(const char *spec, const toid_claimer_opts *o, toid_format f, uint32_t lo,
+                      uint32_t hi, int *rfd);
+void tc_holder_child(const char *spec, const toid_claimer_opts *o, toid_format f, uint32_t lo,
+                     uint32_t hi, int fd) __attribute__((noreturn));
+/* The last report of a holder (waiting up to wait_ms for the first). */
+int tc_read_report(int fd, uint32_t *node, int64_t *top, int wait_ms);
+/* SIGKILL and wait. */
+void tc_reap(pid_t pid);
+int64_t claim_test_mono(void);
+void claim_test_sleep(int ms);
+
+/* The etcd part; 77 if it skipped. */
+int claim_etcd_tests(const char *etcd_binary, const char *base);
+#endif
