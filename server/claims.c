@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* What a format's claim is doing (the toidd_claim_state gauge). */
@@ -277,6 +278,19 @@ static void *watcher_main(void *arg) {
 /* ---------------------------------------------------------------- start, stop */
 
 static int open_backend(const char *spec, const server_config *c, toid_claimer **out) {
+    /* The library makes a missing local directory (the CLI's default one);
+     * toidd's must exist: a mistyped path would start afresh beside the
+     * real one, and its marks would not count. */
+    if (!strncmp(spec, "local=", 6)) {
+        struct stat sb;
+        const char *why = stat(spec + 6, &sb) < 0 ? strerror(errno)
+                          : !S_ISDIR(sb.st_mode)  ? "not a directory"
+                                                  : NULL;
+        if (why) {
+            log_err("state directory %s: %s", spec + 6, why);
+            return -1;
+        }
+    }
     toid_claimer_opts o;
     memset(&o, 0, sizeof o);
     o.reserve_ms = c->reserve_ms;
