@@ -119,7 +119,7 @@ static int extend_locked(toid_claim *k, int64_t at_least) {
     int64_t mark = base + (int64_t)c->o.reserve_ms;
     if (mark <= atomic_load_explicit(&k->ceiling_ms, memory_order_acquire))
         return 0;
-    int rc = c->be->write_mark(k, mark);
+    int rc = c->be->write_mark(k, mark, atomic_load(&k->deadline_mono));
     if (rc < 0) {
         atomic_fetch_add_explicit(&c->mark_write_errors, 1, memory_order_relaxed);
         if (rc == TOID_CLAIM_ELOST && !atomic_exchange(&k->lost, 1)) {
@@ -184,6 +184,15 @@ void claim_set_deadlines(toid_claimer *c, int64_t deadline_mono) {
     for (toid_claim *k = c->claims; k; k = k->next)
         atomic_store_explicit(&k->deadline_mono, deadline_mono, memory_order_release);
     pthread_mutex_unlock(&c->mu);
+}
+
+int claim_held_here(toid_claimer *c, toid_format f, uint32_t node) {
+    int found = 0;
+    pthread_mutex_lock(&c->mu);
+    for (toid_claim *k = c->claims; k && !found; k = k->next)
+        found = k->format == f && k->node == node;
+    pthread_mutex_unlock(&c->mu);
+    return found;
 }
 
 void claim_lose_all(toid_claimer *c, const char *why) {
@@ -414,7 +423,8 @@ int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_
     k->single = lo == hi;
     pthread_mutex_init(&k->mu, NULL);
     int rc = 0;
-    if (c->be->held && (rc = c->be->held(c, f, lo, hi, held)) < 0)
+    /* (one node: no hint, so that the backend's refusal names the holder) */
+    if (c->be->held && lo != hi && (rc = c->be->held(c, f, lo, hi, held)) < 0)
         goto done;
     rc = TOID_CLAIM_EBUSY;
     for (uint32_t n = lo; n <= hi; n++) {
@@ -457,16 +467,25 @@ int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms) {
         return TOID_CLAIM_EBEHIND;
     int64_t ceiling = atomic_load_explicit(&k->ceiling_ms, memory_order_acquire);
     if (max_ms > ceiling) {
-        /* Past the durable mark: write it before these IDs may leave. */
-        pthread_mutex_lock(&k->mu);
+        /* Past the durable mark: write it before these IDs may leave; wait
+         * for another write at most until the deadline. */
+        int64_t d = atomic_load_explicit(&k->deadline_mono, memory_order_acquire);
+        if (d == INT64_MAX) {
+            pthread_mutex_lock(&k->mu);
+        } else {
+            struct timespec ts = {(time_t)(d / 1000), (long)(d % 1000) * 1000000L};
+            if (pthread_mutex_clocklock(&k->mu, CLOCK_MONOTONIC, &ts) != 0)
+                return TOID_CLAIM_ELOST;
+        }
         int rc = 0;
         if (max_ms > atomic_load_explicit(&k->ceiling_ms, memory_order_acquire)) {
             rc = extend_locked(k, max_ms);
             atomic_fetch_add_explicit(&k->c->request_writes, 1, memory_order_relaxed);
         }
         pthread_mutex_unlock(&k->mu);
-        if (rc < 0)
-            return rc == TOID_CLAIM_ELOST ? rc : TOID_CLAIM_EIO;
+        if (rc < 0) /* (a write that failed past the deadline: lost, say so) */
+            return rc == TOID_CLAIM_ELOST || !claim_is_valid(k, claim_mono_ms()) ? TOID_CLAIM_ELOST
+                                                                                : TOID_CLAIM_EIO;
     } else if (max_ms > ceiling - (int64_t)k->c->o.reserve_ms / 2 &&
                !atomic_exchange(&k->want_extend, 1)) {
         claim_wake(k->c); /* half the reservation used: the thread moves the mark */
@@ -490,7 +509,8 @@ void toid_claim_release(toid_claim *k, int clean) {
     pthread_mutex_lock(&k->mu); /* a write of an admit finishes first */
     if (clean && claim_is_valid(k, claim_mono_ms())) {
         int64_t top = atomic_load(&k->max_admitted_ms);
-        if (top < atomic_load(&k->ceiling_ms) && c->be->write_mark(k, top) == 0) {
+        if (top < atomic_load(&k->ceiling_ms) &&
+            c->be->write_mark(k, top, atomic_load(&k->deadline_mono)) == 0) {
             atomic_fetch_add_explicit(&c->mark_writes, 1, memory_order_relaxed);
             claim_log(c, TOID_CLAIM_LOG_INFO, "%s: mark lowered to the last ID issued", k->name);
         }

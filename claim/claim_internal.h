@@ -25,8 +25,10 @@ typedef struct claim_backend {
      * to wait for). On success k->bk is set. */
     int (*take)(toid_claimer *c, toid_claim *k, int64_t *prev);
     /* Persists mark for k: 0 once durable, TOID_CLAIM_EIO, or
-     * TOID_CLAIM_ELOST when the backend says the claim is no longer ours. */
-    int (*write_mark)(toid_claim *k, int64_t mark);
+     * TOID_CLAIM_ELOST when the backend says the claim is no longer ours.
+     * A remote backend gives up at CLOCK_MONOTONIC ms until (the claim's
+     * deadline: a write finished later would not help). */
+    int (*write_mark)(toid_claim *k, int64_t mark, int64_t until);
     /* After the first reservation is durable (may be NULL). */
     int (*taken)(toid_claim *k);
     /* Gives the node up and frees k->bk (the mark stays). */
@@ -90,6 +92,8 @@ void claim_sleep_ms(int64_t ms);
 void claim_set_deadlines(toid_claimer *c, int64_t deadline_mono);
 /* Every claim of c is lost (the lease is gone); logged once per claim. */
 void claim_lose_all(toid_claimer *c, const char *why);
+/* Whether a claim of c holds (f, node). */
+int claim_held_here(toid_claimer *c, toid_format f, uint32_t node);
 /* Wakes the background thread. */
 void claim_wake(toid_claimer *c);
 

@@ -150,7 +150,8 @@ static int write_all(int fd, const char *p, size_t n) {
 }
 
 /* Persists mark: temp file, fsync, rename over the mark, fsync the directory. */
-static int local_write_mark(toid_claim *k, int64_t mark) {
+static int local_write_mark(toid_claim *k, int64_t mark, int64_t until) {
+    (void)until; /* a local write is not given up */
     toid_claimer *c = k->c;
     local_dir *d = LD(c);
     char text[512], tmp[96], fin[96];
@@ -308,7 +309,7 @@ static int local_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
         claim_log(c, TOID_CLAIM_LOG_WARN, "state %s/%s.mark: reset on request (--reset-state) to "
                   "the clock's time", d->dir, k->name);
         mark = toid_clock_now(NULL);
-        if ((rc = local_write_mark(k, mark)) < 0)
+        if ((rc = local_write_mark(k, mark, INT64_MAX)) < 0)
             goto fail;
     } else {
         int r = read_mark(k, &mark);
@@ -327,7 +328,7 @@ static int local_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
                 goto fail;
             }
             mark = toid_clock_now(NULL);
-            if ((rc = local_write_mark(k, mark)) < 0)
+            if ((rc = local_write_mark(k, mark, INT64_MAX)) < 0)
                 goto fail;
             claim_log(c, TOID_CLAIM_LOG_INFO, "state %s/%s.mark: initialised", d->dir, k->name);
         }

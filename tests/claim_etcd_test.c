@@ -1,8 +1,630 @@
-/* claim_etcd_test.c — the etcd part of test_claim (work in progress). */
+/* claim_etcd_test.c — the etcd part of test_claim, against a real etcd
+ * started here (random free loopback ports, a temp data dir, ended by PID
+ * with SIGKILL): a single member, then a 3-member cluster.
+ *
+ * Single member: lowest free node; 8 processes race for 4 nodes (each node
+ * once); kill -9 of a holder: another takes its node after the lease expires
+ * and starts after the dead holder's mark; SIGSTOP of a holder past its TTL:
+ * after SIGCONT it admits nothing more (fenced) while another holds the
+ * node; foreign data in a node or mark key; a mark of another epoch; an
+ * unreachable endpoint, a wrong URL, a server that is not etcd (garbage,
+ * JSON of another shape), fail-over past a dead endpoint.
+ * Cluster: kill -9 of the leader while a holder admits: the claim lives on
+ * through the other members; SIGSTOP of every member: admits stop before
+ * the deadline and resume after SIGCONT. */
+#define _GNU_SOURCE
 #include "test_claim.h"
 
-int claim_etcd_tests(const char *etcd_binary, const char *base) {
-    (void)etcd_binary;
-    (void)base;
-    return 77;
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TTL_MS 2000
+
+/* ---- a raw HTTP client for setting up and inspecting etcd ---------------- */
+
+static int free_port(void) {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t l = sizeof a;
+    if (s < 0 || bind(s, (struct sockaddr *)&a, sizeof a) < 0 ||
+        getsockname(s, (struct sockaddr *)&a, &l) < 0) {
+        if (s >= 0)
+            close(s);
+        return -1;
+    }
+    close(s);
+    return ntohs(a.sin_port);
+}
+
+/* POSTs body (or GETs if NULL) to 127.0.0.1:port path; the answer's body in
+ * out. Returns the HTTP status, or -1. */
+static int http(int port, const char *path, const char *body, char *out, size_t cap) {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
+                            .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct timeval tv = {2, 0};
+    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    if (s < 0 || connect(s, (struct sockaddr *)&a, sizeof a) < 0) {
+        if (s >= 0)
+            close(s);
+        return -1;
+    }
+    char req[4096];
+    int n = body ? snprintf(req, sizeof req, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: "
+                            "close\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                            path, strlen(body), body)
+                 : snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: "
+                            "close\r\n\r\n", path);
+    if (write(s, req, (size_t)n) != n) {
+        close(s);
+        return -1;
+    }
+    static char buf[1 << 16];
+    size_t len = 0;
+    ssize_t r;
+    while (len < sizeof buf - 1 && (r = read(s, buf + len, sizeof buf - 1 - len)) > 0)
+        len += (size_t)r;
+    close(s);
+    buf[len] = '\0';
+    int status = 0;
+    if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
+        return -1;
+    char *b = strstr(buf, "\r\n\r\n");
+    snprintf(out, cap, "%s", b ? b + 4 : "");
+    return status;
+}
+
+static void b64(const char *in, char *out) {
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t n = strlen(in), o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)(unsigned char)in[i] << 16;
+        if (i + 1 < n)
+            v |= (uint32_t)(unsigned char)in[i + 1] << 8;
+        if (i + 2 < n)
+            v |= (unsigned char)in[i + 2];
+        out[o++] = t[v >> 18];
+        out[o++] = t[(v >> 12) & 63];
+        out[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
+        out[o++] = i + 2 < n ? t[v & 63] : '=';
+    }
+    out[o] = '\0';
+}
+
+static int etcd_put(int port, const char *key, const char *value) {
+    char k[512], v[1024], body[2048], out[4096];
+    b64(key, k);
+    b64(value, v);
+    snprintf(body, sizeof body, "{\"key\":\"%s\",\"value\":\"%s\"}", k, v);
+    return http(port, "/v3/kv/put", body, out, sizeof out) == 200 ? 0 : -1;
+}
+
+static int etcd_del(int port, const char *key) {
+    char k[512], body[1024], out[4096];
+    b64(key, k);
+    snprintf(body, sizeof body, "{\"key\":\"%s\"}", k);
+    return http(port, "/v3/kv/deleterange", body, out, sizeof out) == 200 ? 0 : -1;
+}
+
+/* ---- etcd processes -------------------------------------------------------- */
+
+typedef struct member {
+    pid_t pid;
+    int client, peer;
+    char id[32]; /* member_id, from its status */
+} member;
+
+typedef struct cluster {
+    member m[3];
+    int n;
+    char spec[512]; /* etcd=URL,URL,URL */
+} cluster;
+
+static int etcd_healthy(int port) {
+    char out[4096];
+    return http(port, "/health", NULL, out, sizeof out) == 200 && strstr(out, "\"true\"");
+}
+
+static int cluster_start(cluster *cl, const char *bin, const char *base, int n) {
+    memset(cl, 0, sizeof *cl);
+    cl->n = n;
+    char initial[1024] = "";
+    size_t il = 0;
+    for (int i = 0; i < n; i++) {
+        cl->m[i].client = free_port();
+        cl->m[i].peer = free_port();
+        il += (size_t)snprintf(initial + il, sizeof initial - il, "%sm%d=http://127.0.0.1:%d",
+                               i ? "," : "", i, cl->m[i].peer);
+    }
+    size_t sl = (size_t)snprintf(cl->spec, sizeof cl->spec, "etcd=");
+    for (int i = 0; i < n; i++)
+        sl += (size_t)snprintf(cl->spec + sl, sizeof cl->spec - sl, "%shttp://127.0.0.1:%d",
+                               i ? "," : "", cl->m[i].client);
+    for (int i = 0; i < n; i++) {
+        char name[16], data[600], client[64], peer[64], logp[640], token[64];
+        snprintf(name, sizeof name, "m%d", i);
+        snprintf(data, sizeof data, "%s/etcd-%d-%d", base, n, i);
+        snprintf(logp, sizeof logp, "%s.log", data);
+        snprintf(client, sizeof client, "http://127.0.0.1:%d", cl->m[i].client);
+        snprintf(peer, sizeof peer, "http://127.0.0.1:%d", cl->m[i].peer);
+        snprintf(token, sizeof token, "toid-test-%ld-%d", (long)getpid(), n);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+            execl(bin, bin, "--name", name, "--data-dir", data, "--listen-client-urls", client,
+                  "--advertise-client-urls", client, "--listen-peer-urls", peer,
+                  "--initial-advertise-peer-urls", peer, "--initial-cluster", initial,
+                  "--initial-cluster-state", "new", "--initial-cluster-token", token,
+                  (char *)NULL);
+            _exit(127);
+        }
+        cl->m[i].pid = pid;
+    }
+    int64_t end = claim_test_mono() + 30000;
+    for (int i = 0; i < n; i++)
+        while (!etcd_healthy(cl->m[i].client)) {
+            if (claim_test_mono() > end) {
+                fprintf(stderr, "etcd member %d did not become healthy (see %s/etcd-%d-%d.log)\n",
+                        i, base, n, i);
+                return -1;
+            }
+            claim_test_sleep(100);
+        }
+    /* member ids, for finding the leader */
+    for (int i = 0; i < n; i++) {
+        char out[4096];
+        if (http(cl->m[i].client, "/v3/maintenance/status", "{}", out, sizeof out) == 200) {
+            char *p = strstr(out, "\"member_id\":\"");
+            if (p)
+                sscanf(p + 13, "%31[0-9]", cl->m[i].id);
+        }
+    }
+    return 0;
+}
+
+/* The index of the leader among the live members, or -1. */
+static int cluster_leader(cluster *cl) {
+    for (int i = 0; i < cl->n; i++) {
+        char out[4096], leader[32] = "";
+        if (!cl->m[i].pid || http(cl->m[i].client, "/v3/maintenance/status", "{}", out,
+                                  sizeof out) != 200)
+            continue;
+        char *p = strstr(out, "\"leader\":\"");
+        if (p && sscanf(p + 10, "%31[0-9]", leader) == 1)
+            for (int j = 0; j < cl->n; j++)
+                if (cl->m[j].pid && strcmp(cl->m[j].id, leader) == 0)
+                    return j;
+    }
+    return -1;
+}
+
+static void cluster_stop(cluster *cl) {
+    for (int i = 0; i < cl->n; i++)
+        if (cl->m[i].pid > 0) {
+            kill(cl->m[i].pid, SIGCONT);
+            kill(cl->m[i].pid, SIGTERM);
+        }
+    for (int i = 0; i < cl->n; i++) {
+        if (cl->m[i].pid <= 0)
+            continue;
+        int64_t end = claim_test_mono() + 5000;
+        while (waitpid(cl->m[i].pid, NULL, WNOHANG) == 0) {
+            if (claim_test_mono() > end) {
+                kill(cl->m[i].pid, SIGKILL);
+                waitpid(cl->m[i].pid, NULL, 0);
+                break;
+            }
+            claim_test_sleep(20);
+        }
+        cl->m[i].pid = 0;
+    }
+}
+
+/* ---- a server that is not etcd ---------------------------------------------- */
+
+typedef struct fake {
+    int fd, port;
+    const char *answer; /* the whole HTTP answer */
+    pthread_t t;
+} fake;
+
+static void *fake_run(void *arg) {
+    fake *f = arg;
+    for (;;) {
+        int c = accept(f->fd, NULL, NULL);
+        if (c < 0)
+            return NULL;
+        char buf[4096];
+        ssize_t r = read(c, buf, sizeof buf);
+        (void)r;
+        ssize_t w = write(c, f->answer, strlen(f->answer));
+        (void)w;
+        close(c);
+    }
+}
+
+static int fake_start(fake *f, const char *answer) {
+    f->answer = answer;
+    f->fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t l = sizeof a;
+    if (bind(f->fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(f->fd, 16) < 0 ||
+        getsockname(f->fd, (struct sockaddr *)&a, &l) < 0)
+        return -1;
+    f->port = ntohs(a.sin_port);
+    return pthread_create(&f->t, NULL, fake_run, f);
+}
+
+static void fake_stop(fake *f) {
+    shutdown(f->fd, SHUT_RDWR);
+    close(f->fd);
+    pthread_join(f->t, NULL);
+}
+
+/* ---- the tests ---------------------------------------------------------------- */
+
+static void etcd_opts(toid_claimer_opts *o, const char *prefix) {
+    tc_opts(o);
+    o->ttl_ms = TTL_MS;
+    o->prefix = prefix;
+}
+
+/* Waits until a claim of [lo, hi] succeeds; returns the ms it took, or -1. */
+static int64_t acquire_wait(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi,
+                            toid_claim **k, int max_ms) {
+    int64_t t0 = claim_test_mono();
+    while (claim_test_mono() - t0 < max_ms) {
+        int rc = toid_claim_acquire(c, f, 0, lo, hi, k);
+        if (rc == 0)
+            return claim_test_mono() - t0;
+        if (rc != TOID_CLAIM_EBUSY)
+            return -1;
+        claim_test_sleep(50);
+    }
+    return -1;
+}
+
+static void test_basics(cluster *cl) {
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t1");
+    toid_claimer *a, *b;
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &a), 0);
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &b), 0);
+    toid_claim *k0, *k1, *kx = NULL;
+    CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 1023, &k0), 0);
+    CHECK_EQ_INT(toid_claim_node(k0), 0);
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 1023, &k1), 0);
+    CHECK_EQ_INT(toid_claim_node(k1), 1);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
+    CHECK_MSG(strstr(tc_last(), "nanoflake node 0 is held by another generator (host ") &&
+              strstr(tc_last(), "/t1/nanoflake/nodes/0000"), "msg: %s", tc_last());
+    /* a claimer does not take its own node twice */
+    CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
+    int64_t left = 0;
+    CHECK(toid_claim_valid(k0, &left) && left > 0 && left <= TTL_MS);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k0, now, now + 3000), 0); /* a write the admit waits for */
+    /* renewals keep it valid past the TTL */
+    claim_test_sleep(TTL_MS + 1000);
+    CHECK(toid_claim_valid(k0, &left) && left > 0);
+    toid_claim_stats st;
+    toid_claimer_stats(a, &st);
+    CHECK(st.renewals >= 2 && st.request_writes >= 1 && st.mark_writes >= 2 && st.lost == 0);
+    /* a clean release lowers the mark; the next holder starts after it */
+    toid_claim_release(k0, 1);
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), 0);
+    CHECK(toid_clock_now(NULL) > now + 3000);
+    CHECK_EQ_INT(toid_claim_admit(kx, now + 3000, now + 3000), TOID_CLAIM_EBEHIND);
+    toid_claim_release(kx, 1);
+    toid_claim_release(k1, 0);
+    /* released keys are gone: node 0 and 1 free again */
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 3, &kx), 0);
+    CHECK_EQ_INT(kx ? toid_claim_node(kx) : 99, 0);
+    toid_claimer_close(a);
+    toid_claimer_close(b);
+}
+
+/* 8 processes race for 4 nodes; then kill -9 of one, SIGSTOP of another. */
+static void test_race_and_death(cluster *cl) {
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t2");
+    pid_t pid[8];
+    int fd[8];
+    for (int i = 0; i < 8; i++)
+        pid[i] = tc_spawn_holder(cl->spec, &o, TOID_ULID_FLAKE_SCALABLE, 0, 3, &fd[i]);
+    uint32_t node[8];
+    int64_t top[8];
+    int holders = 0, seen[4] = {0, 0, 0, 0};
+    for (int i = 0; i < 8; i++) {
+        if (tc_read_report(fd[i], &node[i], &top[i], 15000) == 0 && node[i] < 4) {
+            holders++;
+            seen[node[i]]++;
+        } else {
+            node[i] = 99;
+            tc_reap(pid[i]);
+            pid[i] = 0;
+        }
+    }
+    CHECK_EQ_INT(holders, 4);
+    CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1);
+    /* kill -9 the holder of node 2: after the lease expires another takes it
+     * and starts after the dead holder's mark */
+    int victim = -1, stopped = -1;
+    for (int i = 0; i < 8; i++) {
+        if (node[i] == 2)
+            victim = i;
+        if (node[i] == 3)
+            stopped = i;
+    }
+    if (victim < 0 || stopped < 0)
+        return;
+    claim_test_sleep(300);
+    tc_read_report(fd[victim], &node[victim], &top[victim], 1000);
+    tc_reap(pid[victim]);
+    pid[victim] = 0;
+    int64_t killed_at = toid_clock_now(NULL);
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
+    int64_t took = acquire_wait(c, TOID_ULID_FLAKE_SCALABLE, 0, 3, &k, TTL_MS + 15000);
+    CHECK_MSG(took >= 0 && k && toid_claim_node(k) == 2, "another takes node 2 (took %lld ms)",
+              (long long)took);
+    printf("  holder killed: node taken again after %lld ms (TTL %d ms)\n", (long long)took,
+           TTL_MS);
+    if (k) {
+        CHECK_EQ_INT(toid_claim_admit(k, top[victim], top[victim]), TOID_CLAIM_EBEHIND);
+        CHECK_EQ_INT(toid_claim_admit(k, killed_at, killed_at), TOID_CLAIM_EBEHIND);
+        toid_claim_release(k, 1);
+    }
+    /* SIGSTOP the holder of node 3 past its TTL; another takes the node;
+     * after SIGCONT the first admits nothing more */
+    tc_read_report(fd[stopped], &node[stopped], &top[stopped], 1000);
+    kill(pid[stopped], SIGSTOP);
+    int64_t t_stop = toid_clock_now(NULL);
+    k = NULL;
+    took = acquire_wait(c, TOID_ULID_FLAKE_SCALABLE, 3, 3, &k, TTL_MS + 15000);
+    CHECK_MSG(took >= 0 && k, "node 3 taken from a stopped holder");
+    kill(pid[stopped], SIGCONT);
+    claim_test_sleep(500);
+    uint32_t n3;
+    int64_t top3 = 0;
+    CHECK(tc_read_report(fd[stopped], &n3, &top3, 2000) == 0);
+    CHECK_MSG(top3 <= t_stop + 5, "the stopped holder admitted %lld after it was stopped at %lld",
+              (long long)top3, (long long)t_stop);
+    if (k) {
+        int64_t now = toid_clock_now(NULL);
+        CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
+        toid_claim_release(k, 1);
+    }
+    toid_claimer_close(c);
+    for (int i = 0; i < 8; i++) {
+        tc_reap(pid[i]);
+        close(fd[i]);
+    }
+}
+
+static void test_bad_data(cluster *cl) {
+    int port = cl->m[0].client;
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t3");
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
+    /* foreign data in a node key */
+    CHECK(etcd_put(port, "/t3/nanoflake/nodes/0007", "hello") == 0);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 7, 7, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "key /t3/nanoflake/nodes/0007 holds foreign data") &&
+              strstr(tc_last(), "http://127.0.0.1:"), "msg: %s", tc_last());
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 5, 9, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "/t3/nanoflake/nodes/0007 holds foreign data"), "msg: %s",
+              tc_last());
+    etcd_del(port, "/t3/nanoflake/nodes/0007");
+    /* foreign data in a mark key; the node is not left held */
+    CHECK(etcd_put(port, "/t3/nanoflake/marks/0008", "{\"mark\":1}") == 0);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 8, 8, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "key /t3/nanoflake/marks/0008 holds foreign data"), "msg: %s",
+              tc_last());
+    /* a mark of another epoch */
+    CHECK(etcd_put(port, "/t3/nanoflake/marks/0008", "{\"toid\":\"mark\",\"format\":\"nanoflake\","
+                   "\"node\":8,\"epoch_ms\":5,\"mark_ms\":10}") == 0);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 8, 8, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "written for another epoch"), "msg: %s", tc_last());
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 5, 8, 8, &k), 0);
+    if (k)
+        toid_claim_release(k, 0);
+    toid_claimer_close(c);
+
+    /* endpoints that are not (working) etcd: EIO naming the endpoint */
+    char spec[512];
+    int dead = free_port();
+    snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d", dead);
+    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 3, &k), TOID_CLAIM_EIO);
+    char want[64];
+    snprintf(want, sizeof want, "http://127.0.0.1:%d", dead);
+    CHECK_MSG(strstr(tc_last(), want), "names the endpoint: %s", tc_last());
+    toid_claimer_close(c);
+    snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d/not/etcd", port);
+    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 3, &k), TOID_CLAIM_EIO);
+    CHECK_MSG(strstr(tc_last(), "/not/etcd/v3/kv/range: HTTP status 404"), "msg: %s", tc_last());
+    toid_claimer_close(c);
+    static const char *const answers[] = {
+        "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n<html>hello</html>",
+        "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"kvs\":\"x\",\"header\":{}}",
+        "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{}",
+        "HTTP/1.0 500 Oops\r\n\r\n",
+        "garbage\r\n\r\n",
+    };
+    for (size_t i = 0; i < sizeof answers / sizeof answers[0]; i++) {
+        fake f;
+        if (fake_start(&f, answers[i]) != 0) {
+            CHECK_MSG(0, "fake server");
+            continue;
+        }
+        snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d", f.port);
+        snprintf(want, sizeof want, "http://127.0.0.1:%d", f.port);
+        CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+        tc_clear();
+        int rc = toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 3, &k);
+        CHECK_MSG(rc == TOID_CLAIM_EIO && strstr(tc_last(), want),
+                  "answer %zu: rc %d, msg: %s", i, rc, tc_last());
+        tc_clear();
+        rc = toid_claim_acquire(c, TOID_NANOFLAKE, 0, 2, 2, &k); /* no range: the lease */
+        CHECK_MSG(rc == TOID_CLAIM_EIO && strstr(tc_last(), want),
+                  "answer %zu (one node): rc %d, msg: %s", i, rc, tc_last());
+        toid_claimer_close(c);
+        fake_stop(&f);
+    }
+    /* fail-over past a dead endpoint */
+    snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d,http://127.0.0.1:%d", dead, port);
+    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 3, &k), 0);
+    toid_claimer_close(c);
+    /* bad specs */
+    CHECK_EQ_INT(tc_open("etcd", &o, &c), TOID_EINVAL);
+    CHECK_EQ_INT(tc_open("etcd=ftp://x", &o, &c), TOID_EINVAL);
+    CHECK_EQ_INT(tc_open("etcd=http://a,,http://b", &o, &c), TOID_EINVAL);
+}
+
+/* Kill -9 of the leader while a holder admits; then SIGSTOP of every member. */
+static void test_cluster(cluster *cl) {
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t4");
+    o.ttl_ms = 3000; /* an election fits in a renewal interval */
+    int fd;
+    pid_t holder = tc_spawn_holder(cl->spec, &o, TOID_NANOFLAKE, 0, 9, &fd);
+    uint32_t node;
+    int64_t top0 = 0, top1 = 0;
+    CHECK(tc_read_report(fd, &node, &top0, 15000) == 0);
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 9, &k), 0);
+    int leader = cluster_leader(cl);
+    CHECK(leader >= 0);
+    if (leader >= 0 && k) {
+        kill(cl->m[leader].pid, SIGKILL);
+        waitpid(cl->m[leader].pid, NULL, 0);
+        cl->m[leader].pid = 0;
+        int64_t t_kill = toid_clock_now(NULL);
+        /* load: admits every ms for two TTLs; the claim is never lost */
+        int64_t end = claim_test_mono() + 2 * (int64_t)o.ttl_ms, admitted_after = 0;
+        while (claim_test_mono() < end) {
+            int64_t now = toid_clock_now(NULL);
+            if (toid_claim_admit(k, now, now) == 0 && now > t_kill + (int64_t)o.ttl_ms)
+                admitted_after++;
+            claim_test_sleep(1);
+        }
+        toid_claim_stats st;
+        toid_claimer_stats(c, &st);
+        CHECK_EQ_INT(st.lost, 0);
+        CHECK_MSG(admitted_after > 0 && toid_claim_valid(k, NULL),
+                  "the claim lives on after the leader's death");
+        claim_test_sleep(300);
+        CHECK(tc_read_report(fd, &node, &top1, 2000) == 0);
+        CHECK_MSG(top1 > t_kill + (int64_t)o.ttl_ms, "the holder child still admits "
+                  "(%lld after the kill at %lld)", (long long)top1, (long long)t_kill);
+    }
+    tc_reap(holder);
+    close(fd);
+    /* every member stopped: admits stop before the deadline; resume after */
+    if (k) {
+        int64_t left = 0;
+        toid_claim_valid(k, &left);
+        for (int i = 0; i < cl->n; i++)
+            if (cl->m[i].pid)
+                kill(cl->m[i].pid, SIGSTOP);
+        int64_t t0 = claim_test_mono(), refused_after = -1;
+        while (claim_test_mono() - t0 < 3 * (int64_t)o.ttl_ms) {
+            int64_t now = toid_clock_now(NULL);
+            if (toid_claim_admit(k, now, now) != 0) {
+                refused_after = claim_test_mono() - t0;
+                break;
+            }
+            claim_test_sleep(5);
+        }
+        CHECK_MSG(refused_after >= 0 && refused_after <= (int64_t)o.ttl_ms,
+                  "admits refused %lld ms after the stop (TTL %u ms)", (long long)refused_after,
+                  o.ttl_ms);
+        printf("  all members stopped: admits refused after %lld ms (TTL %u ms, margin %u ms)\n",
+               (long long)refused_after, o.ttl_ms, o.ttl_ms / 5);
+        claim_test_sleep(500);
+        for (int i = 0; i < cl->n; i++)
+            if (cl->m[i].pid)
+                kill(cl->m[i].pid, SIGCONT);
+        /* resumes: by a renewal, or (the lease expired meanwhile) a new claim */
+        int64_t t1 = claim_test_mono();
+        int resumed = 0;
+        while (!resumed && claim_test_mono() - t1 < 20000) {
+            int64_t now = toid_clock_now(NULL);
+            if (toid_claim_admit(k, now, now) == 0) {
+                resumed = 1;
+            } else if (toid_claim_valid(k, NULL) == 0) {
+                toid_claim_stats st;
+                toid_claimer_stats(c, &st);
+                if (st.lost > 0) { /* lost: claim again */
+                    toid_claim_release(k, 0);
+                    k = NULL;
+                    resumed = acquire_wait(c, TOID_NANOFLAKE, 0, 9, &k, 15000) >= 0;
+                    break;
+                }
+            }
+            claim_test_sleep(20);
+        }
+        CHECK_MSG(resumed, "admits resume after SIGCONT");
+        printf("  all members continued: admits resumed after %lld ms\n",
+               (long long)(claim_test_mono() - t1));
+    }
+    toid_claimer_close(c);
+}
+
+int claim_etcd_tests(const char *bin, const char *base) {
+    if (!bin || !bin[0] || access(bin, X_OK) != 0 || strstr(bin, "NOTFOUND")) {
+        printf("SKIP: etcd is not installed (Debian: apt-get install etcd-server); the etcd "
+               "claim tests did not run\n");
+        return 77;
+    }
+    cluster one, three;
+    if (cluster_start(&one, bin, base, 1) < 0) {
+        CHECK_MSG(0, "a single etcd member starts");
+        cluster_stop(&one);
+        return 1;
+    }
+    printf("single member: %s\n", one.spec);
+    test_basics(&one);
+    test_race_and_death(&one);
+    test_bad_data(&one);
+    cluster_stop(&one);
+    if (cluster_start(&three, bin, base, 3) < 0) {
+        CHECK_MSG(0, "a 3-member etcd cluster starts");
+        cluster_stop(&three);
+        return 1;
+    }
+    printf("3 members: %s\n", three.spec);
+    test_cluster(&three);
+    cluster_stop(&three);
+    return 0;
 }
