@@ -32,6 +32,7 @@ typedef struct fslot {
     _Atomic int64_t deadline_at;  /* mono ms of the claim's deadline; INT64_MAX: none */
     _Atomic uint64_t acquired, lost, failures;
     int64_t next_try;          /* mono ms (watcher only) */
+    int fails;                 /* failures in a row other than "no free node" */
     int64_t last_log;          /* mono ms of the last "still unserved" line */
 } fslot;
 
@@ -247,8 +248,18 @@ static void watch(toid_format f) {
     }
     if (now < s->next_try)
         return;
-    if (try_claim(f, 0, 0) != 0)
+    int rc = try_claim(f, 0, 0);
+    if (rc == 0 || rc == TOID_CLAIM_EBUSY) {
+        s->fails = 0;
         s->next_try = mono_ms() + retry_ms;
+    } else {
+        /* backend trouble: back off (the library logs each failure); foreign
+         * or corrupt data waits for an operator */
+        int64_t cap = rc == TOID_CLAIM_ECORRUPT ? 10000 : 2000;
+        int64_t d = (int64_t)retry_ms << (s->fails < 5 ? s->fails : 5);
+        s->fails++;
+        s->next_try = mono_ms() + (d < cap ? d : cap);
+    }
 }
 
 static void *watcher_main(void *arg) {

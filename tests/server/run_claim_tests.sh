@@ -122,12 +122,11 @@ node_of() {
     curl -s --max-time 5 "127.0.0.1:${HP[$1]}/v1/formats" |
         sed -n 's/.*"name":"nanoflake"[^}]*"node":\([0-9a-z]*\).*/\1/p'
 }
-# wait_until SECONDS COMMAND...: polls every 0.1 s
+# wait_until SECONDS COMMAND...: polls every 0.1 s, for that long at most
 wait_until() {
-    local n=$(($1 * 10))
+    local end=$((SECONDS + $1))
     shift
-    local k
-    for k in $(seq "$n"); do
+    while [ "$SECONDS" -le "$end" ]; do
         "$@" && return 0
         sleep 0.1
     done
@@ -269,7 +268,7 @@ etcd_start() {
     "$ETCD" --name "m$k" --data-dir "$WORK/etcd$k" \
         --listen-client-urls "http://127.0.0.1:${ECP[$k]}" --advertise-client-urls "http://127.0.0.1:${ECP[$k]}" \
         --listen-peer-urls "http://127.0.0.1:${EPP[$k]}" --initial-advertise-peer-urls "http://127.0.0.1:${EPP[$k]}" \
-        --initial-cluster "$2" --initial-cluster-state new --initial-cluster-token "toid-$$-$k" \
+        --initial-cluster "$2" --initial-cluster-state new --initial-cluster-token "toid-$$" \
         >"$WORK/etcd$k.log" 2>&1 &
     EPID[$k]=$!
     PIDS+=("$!")
@@ -335,17 +334,18 @@ fi
 k64=$(printf '/foreign/nanoflake/nodes/0000' | base64 -w0)
 v64=$(printf 'not a toid claim' | base64 -w0)
 curl -s --max-time 5 -X POST "$EP/v3/kv/put" -d "{\"key\":\"$k64\",\"value\":\"$v64\"}" >/dev/null
-if start bad3 --no-state --formats nanoflake --claim "etcd=$EP" --claim-prefix /foreign --claim-ttl 2 --nodes nanoflake:0-1; then
-    check "foreign key on node 0: node 1 is taken instead" [ "$(node_of bad3)" = 1 ]
+# (the claim library refuses to guess whether such a node is free: the range
+# stays unserved until an operator removes the key)
+if start bad3 --no-state --formats nanoflake,ulid --claim "etcd=$EP" --claim-prefix /foreign --claim-ttl 2 --nodes nanoflake:0-1; then
+    check "foreign key on node 0: nanoflake not served" [ "$(code "127.0.0.1:${HP[bad3]}/v1/new/nanoflake")" = 503 ]
+    check "foreign key on node 0: ulid served" [ "$(code "127.0.0.1:${HP[bad3]}/v1/new/ulid")" = 200 ]
+    check "foreign key on node 0: the log names the key and the endpoint" \
+        grep -q "$EP.*/foreign/nanoflake/nodes/0000" "${LOG[bad3]}"
+    check "foreign key on node 0: /healthz names the format" \
+        bash -c 'curl -s --max-time 5 127.0.0.1:$0/healthz | grep -q "unserved: nanoflake"' "${HP[bad3]}"
     stop_pid "${PID[bad3]}"
 else
     fail "foreign key: the instance did not start: $(tail -2 "${LOG[bad3]}")"
-fi
-if start bad4 --no-state --formats nanoflake,ulid --claim "etcd=$EP" --claim-prefix /foreign --claim-ttl 2 --nodes nanoflake:0-0; then
-    check "foreign key, range 0-0: no nanoflake" [ "$(code "127.0.0.1:${HP[bad4]}/v1/new/nanoflake")" = 503 ]
-    stop_pid "${PID[bad4]}"
-else
-    check "foreign key, node 0 only: refused" grep -q 'nanoflake node 0' "${LOG[bad4]}"
 fi
 check "foreign key: its value is untouched" bash -c 'curl -s -X POST "$0/v3/kv/range" -d "{\"key\":\"$1\"}" | grep -q "\"value\":\"$2\""' "$EP" "$k64" "$v64"
 
