@@ -462,6 +462,18 @@ TOID_API int toid_normalize(const char *text, size_t len, char *out,
  * random bits per (ms, sequence), so two generators in the same ms collide at
  * about 1 in 1024 per sequence slot.
  *
+ * Node claims (the separate library toid_claim, claim/toid_claim.h; libtoid
+ * itself does not need it, and the process-wide generators work as before
+ * without it): when several processes or machines generate a node format,
+ * a claim makes the node ids unique instead of hoping they are. It takes the
+ * lowest free node of a range (local lock files, or an etcd lease), keeps the
+ * node's high-water mark so that a later holder starts after every ID issued
+ * with it, and admits each batch before it leaves (refusing once the claim
+ * lapsed). A user needs it when more than one generator of nanoflake,
+ * ulid-flake-scalable or uid11-seq (whose 10 low bits then carry the node)
+ * may run at once: parallel CLI runs, server fleets, workers of a job queue.
+ * One process with one generator per format needs nothing.
+ *
  * Fork: a child process never continues its parent's random stream or
  * state. Random-bearing formats reseed and start afresh in the child;
  * nanoflake and ulid-flake-scalable return TOID_EFORKED until toid_gen_init()

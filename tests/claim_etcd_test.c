@@ -32,7 +32,7 @@
 
 /* ---- a raw HTTP client for setting up and inspecting etcd ---------------- */
 
-static int free_port(void) {
+int claim_test_free_port(void) {
     int s = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t l = sizeof a;
@@ -142,8 +142,8 @@ static int cluster_start(cluster *cl, const char *bin, const char *base, int n) 
     char initial[1024] = "";
     size_t il = 0;
     for (int i = 0; i < n; i++) {
-        cl->m[i].client = free_port();
-        cl->m[i].peer = free_port();
+        cl->m[i].client = claim_test_free_port();
+        cl->m[i].peer = claim_test_free_port();
         il += (size_t)snprintf(initial + il, sizeof initial - il, "%sm%d=http://127.0.0.1:%d",
                                i ? "," : "", i, cl->m[i].peer);
     }
@@ -456,7 +456,7 @@ static void test_bad_data(cluster *cl) {
 
     /* endpoints that are not (working) etcd: EIO naming the endpoint */
     char spec[512];
-    int dead = free_port();
+    int dead = claim_test_free_port();
     snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d", dead);
     CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
     tc_clear();

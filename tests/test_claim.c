@@ -6,6 +6,7 @@
  *                           after kill -9, the files are toidd's, an unsafe
  *                           default directory is refused
  *   test_claim etcd ETCD    a real etcd started here (see claim_etcd_test.c)
+ *   test_claim port         prints a free loopback port (for run_claim_tests.sh)
  *
  * Prints "N passed, N failed" last. */
 #define _GNU_SOURCE
@@ -355,8 +356,13 @@ void claim_test_sleep(int ms) { usleep((useconds_t)ms * 1000); }
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: test_claim local | etcd ETCD_BINARY\n");
+        fprintf(stderr, "usage: test_claim local | etcd ETCD_BINARY | port\n");
         return 2;
+    }
+    if (strcmp(argv[1], "port") == 0) { /* a free loopback port, for the CLI's test */
+        int port = claim_test_free_port();
+        printf("%d\n", port);
+        return port > 0 ? 0 : 1;
     }
     signal(SIGPIPE, SIG_IGN);
     char tmpl[] = "/tmp/test_claim.XXXXXX";

@@ -44,6 +44,8 @@ int tc_read_report(int fd, uint32_t *node, int64_t *top, int wait_ms);
 /* SIGKILL and wait. */
 void tc_reap(pid_t pid);
 int64_t claim_test_mono(void);
+/* A loopback TCP port free a moment ago. */
+int claim_test_free_port(void);
 void claim_test_sleep(int ms);
 
 /* The etcd part; 77 if it skipped. */

@@ -57,9 +57,9 @@ void out_flush(void) {
             if (errno == EINTR)
                 continue;
             if (errno == EPIPE)          /* the reader went away: stop quietly */
-                _exit(cli_status);
+                cli_quick_exit(cli_status);
             fprintf(stderr, "toid: write error: %s\n", strerror(errno));
-            _exit(CLI_EXIT_FAIL);
+            cli_quick_exit(CLI_EXIT_FAIL);
         }
         done += (size_t)w;
     }
@@ -100,9 +100,9 @@ void out_write_large(const void *p, size_t n) {
             if (errno == EINTR)
                 continue;
             if (errno == EPIPE)
-                _exit(cli_status);
+                cli_quick_exit(cli_status);
             fprintf(stderr, "toid: write error: %s\n", strerror(errno));
-            _exit(CLI_EXIT_FAIL);
+            cli_quick_exit(CLI_EXIT_FAIL);
         }
         s += w;
         n -= (size_t)w;
@@ -112,6 +112,14 @@ void out_write_large(const void *p, size_t n) {
 void out_str(const char *s) { out_write(s, strlen(s)); }
 
 void out_char(char c) { out_write(&c, 1); }
+
+void (*cli_on_quick_exit)(void);
+
+void cli_quick_exit(int status) {
+    if (cli_on_quick_exit)
+        cli_on_quick_exit();
+    _exit(status);
+}
 
 void cli_exit(int status) {
     out_flush();

@@ -41,6 +41,10 @@ char *out_reserve(size_t n);
 void out_commit(char *end);
 void out_flush(void);
 CLI_NORETURN void cli_exit(int status);   /* flushes stdout, then exits */
+/* Ends at once (a write error or a closed pipe: no flush, no atexit), after
+ * cli_on_quick_exit if set (toid new gives its node claim back there). */
+CLI_NORETURN void cli_quick_exit(int status);
+extern void (*cli_on_quick_exit)(void);
 
 /* ---- errors --------------------------------------------------------------- */
 /* "toid: 'INPUT': REASON" on stderr (INPUT escaped) and cli_status = 1.

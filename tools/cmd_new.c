@@ -1,9 +1,12 @@
 /* cmd_new.c — toid new: generate IDs in batches (toid_gen_batch, one clock
  * read per batch), encode them into the big stdout buffer, write in large
  * blocks. --at drives the pure core (toid_gen_next_at) at a fixed time and
- * moves to the next ms itself when one is exhausted. */
+ * moves to the next ms itself when one is exhausted. The node formats hold a
+ * node claim for the run (new_claim.c), and each batch is admitted by it
+ * before it is written. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "new_claim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +23,14 @@ static const char help_text[] =
     "      --epoch TIME    the epoch (ulid-flake, ulid-flake-scalable, nanoflake;\n"
     "                      default 2024-01-01T00:00:00Z)\n"
     "      --node N        nanoflake generator id 0..1023, ulid-flake-scalable\n"
-    "                      sid 0..31 (default 0)\n"
+    "                      sid 0..31, uid11-seq node 0..1023 (its 10 low bits);\n"
+    "                      claimed like a free node (refused if held)\n"
+    "      --claim SPEC    where nodes are claimed: local (default), local=DIR,\n"
+    "                      or etcd=URL[,URL...]\n"
+    "      --claim-prefix P  etcd key prefix (default /toid)\n"
+    "      --claim-ttl S   etcd lease TTL in seconds (default 10)\n"
+    "      --no-claim      claim nothing: node 0 or --node; parallel runs with\n"
+    "                      the same node repeat IDs\n"
     "      --at TIME       generate as if the clock read TIME; when a ms is full,\n"
     "                      go on in the next ms\n"
     "      --as KIND       print as text (default), int (64-bit formats) or hex\n"
@@ -28,14 +38,27 @@ static const char help_text[] =
     "  -h, --help          show this help\n"
     "\n"
     "TIME is RFC 3339 (2024-01-01T00:00:00Z), integer unix ms, or 'now'.\n"
+    "nanoflake, ulid-flake-scalable and uid11-seq claim the lowest free node for\n"
+    "the run (local: lock files in $XDG_RUNTIME_DIR/toid, else /tmp/toid-UID),\n"
+    "so parallel runs never share one; --at claims nothing (its IDs are not\n"
+    "checked against IDs issued before) and cannot be combined with --claim.\n"
     "When a ms is exhausted, toid waits for the next one. With stderr on a\n"
     "terminal, a run longer than a second shows a progress bar there.\n";
 
-enum { OPT_COUNT = 1, OPT_EPOCH, OPT_NODE, OPT_AT, OPT_AS, OPT_JSON };
+enum { OPT_COUNT = 1, OPT_EPOCH, OPT_NODE, OPT_AT, OPT_AS, OPT_JSON, OPT_CLAIM,
+       OPT_CLAIM_PREFIX, OPT_CLAIM_TTL, OPT_NO_CLAIM };
 
 static const cli_option options[] = {
-    {"count", 'n', 1, OPT_COUNT}, {"epoch", 0, 1, OPT_EPOCH}, {"node", 0, 1, OPT_NODE},
-    {"at", 0, 1, OPT_AT},         {"as", 0, 1, OPT_AS},       {"json", 0, 0, OPT_JSON},
+    {"count", 'n', 1, OPT_COUNT},
+    {"epoch", 0, 1, OPT_EPOCH},
+    {"node", 0, 1, OPT_NODE},
+    {"at", 0, 1, OPT_AT},
+    {"as", 0, 1, OPT_AS},
+    {"json", 0, 0, OPT_JSON},
+    {"claim", 0, 1, OPT_CLAIM},
+    {"claim-prefix", 0, 1, OPT_CLAIM_PREFIX},
+    {"claim-ttl", 0, 1, OPT_CLAIM_TTL},
+    {"no-claim", 0, 0, OPT_NO_CLAIM},
     {NULL, 0, 0, 0},
 };
 
@@ -68,6 +91,15 @@ static int pool_bytes(void *ctx, uint8_t *out, size_t n) {
 }
 
 static int cmp8(const void *a, const void *b) { return memcmp(a, b, 8); }
+
+/* uid11-seq with a node: its 10 low bits (random in the spec's profile) are
+ * the node, so that generators with different nodes never meet. */
+static void set_low_node(uint8_t *b, size_t n, uint32_t node) {
+    for (size_t i = 0; i < n; i++, b += 8) {
+        b[6] = (uint8_t)((b[6] & 0xFC) | (node >> 8 & 3));
+        b[7] = (uint8_t)node;
+    }
+}
 
 /* n IDs at *ms (and later ms as they fill up). Returns the number made; on
  * an error, *err gets it. */
@@ -142,6 +174,8 @@ int cmd_new(int argc, char **argv) {
     int64_t epoch_ms = 0, at_ms = 0;
     uint64_t node = 0;
     const char *node_text = NULL, *epoch_text = NULL;
+    new_claim_opts co = {NULL, NULL, 0};
+    int no_claim = 0, claim_opt = 0;
     cli_as as = CLI_AS_TEXT;
     int id;
     cli_parser_init(&p, argc, argv);
@@ -173,6 +207,23 @@ int cmd_new(int argc, char **argv) {
         case OPT_JSON:
             json = 1;
             break;
+        case OPT_CLAIM:
+            co.spec = v;
+            claim_opt = 1;
+            break;
+        case OPT_CLAIM_PREFIX:
+            co.prefix = v;
+            claim_opt = 1;
+            break;
+        case OPT_CLAIM_TTL:
+            co.ttl_s = (uint32_t)cli_uint_option("--claim-ttl", v, 3600);
+            if (co.ttl_s == 0)
+                cli_usage("bad value '0' for --claim-ttl (1 .. 3600 seconds)");
+            claim_opt = 1;
+            break;
+        case OPT_NO_CLAIM:
+            no_claim = 1;
+            break;
         case CLI_ARG:
             if (format_name)
                 cli_usage("unexpected argument '%s'", cli_show(v));
@@ -194,18 +245,40 @@ int cmd_new(int argc, char **argv) {
         if (toid_time_span(f, epoch_ms, &lo, &hi) < 0)
             cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
     }
+    uint32_t max_node = new_claim_max_node(f);
     if (have_node) {
-        unsigned max = f == TOID_NANOFLAKE ? 1023 : f == TOID_ULID_FLAKE_SCALABLE ? 31 : 0;
-        if (!max)
-            cli_usage("'--node' applies to nanoflake and ulid-flake-scalable, not %s", fi->name);
-        node = cli_uint_option("--node", node_text, max);
+        if (!max_node)
+            cli_usage("'--node' applies to nanoflake, ulid-flake-scalable and uid11-seq, not %s",
+                      fi->name);
+        node = cli_uint_option("--node", node_text, max_node);
     }
+    if (claim_opt && !max_node)
+        cli_usage("'--claim' applies to nanoflake, ulid-flake-scalable and uid11-seq, not %s",
+                  fi->name);
+    if (claim_opt && no_claim)
+        cli_usage("'--no-claim' and '--claim' cannot be combined");
+    if (claim_opt && at_text)
+        cli_usage("'--at' cannot be combined with '--claim' (a fixed time is outside the "
+                  "node's high-water mark; use --no-claim with --at)");
+    /* --at is a preview at a fixed time: no claim (see the help) */
+    int claimed = max_node && !no_claim && !at_text;
+
+    /* the epoch the IDs (and their node's marks) are counted from */
+    int64_t epoch_eff = have_epoch ? epoch_ms : fi->default_epoch_ms;
+    if (claimed) {
+        uint32_t got = 0;
+        int crc = new_claim_start(f, epoch_eff, have_node, (uint32_t)node, &co, &got);
+        if (crc != 0)
+            return crc;
+        node = got;
+    }
+    int node_bits = f == TOID_UID11_SEQ && (have_node || claimed);
 
     toid_gen_config cfg;
     memset(&cfg, 0, sizeof cfg);
     toid_gen_config_default(f, &cfg);
     cfg.epoch_ms = have_epoch ? epoch_ms : 0;
-    cfg.node = (uint32_t)node;
+    cfg.node = f == TOID_UID11_SEQ ? 0 : (uint32_t)node;
     if (cfg.on_exhausted != TOID_EXHAUSTED_ADVANCE)
         cfg.on_exhausted = TOID_EXHAUSTED_WAIT;   /* wait for the next ms, never fail */
     if (cfg.on_behind == TOID_BEHIND_ERROR)
@@ -238,6 +311,12 @@ int cmd_new(int argc, char **argv) {
         } else {
             rc = toid_gen_batch(&gen, bins, n, &made);
             err = rc < 0 ? rc : 0;
+        }
+        if (node_bits)
+            set_low_node(bins, made, (uint32_t)node);
+        if (claimed && new_claim_admit(f, epoch_eff, bins, made) != 0) {
+            progress_end(&pr);
+            return CLI_EXIT_FAIL;   /* nothing of this batch leaves */
         }
         /* encode: whole batches of text at once, JSON one record at a time */
         const uint8_t *b = bins;

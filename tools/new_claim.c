@@ -1,0 +1,84 @@
+/* new_claim.c — toid new's node claim (see new_claim.h), through the claim
+ * library (claim/toid_claim.h). Messages of the library go to stderr as
+ * "toid: ..." (errors and warnings; progress notes are not shown). */
+#define _POSIX_C_SOURCE 200809L
+#include "new_claim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "toid_claim.h"
+
+static toid_claimer *claimer;
+static toid_claim *claim;
+
+static void log_line(void *ctx, int level, const char *msg) {
+    (void)ctx;
+    if (level <= TOID_CLAIM_LOG_WARN)
+        fprintf(stderr, "toid: %s\n", msg);
+}
+
+/* Gives the node back: the mark is lowered to the last ID admitted, so the
+ * next run on this node does not wait. Runs at exit, once. */
+static void give_back(void) {
+    if (claim) {
+        toid_claim_release(claim, 1);
+        claim = NULL;
+    }
+    if (claimer) {
+        toid_claimer_close(claimer);
+        claimer = NULL;
+    }
+}
+
+uint32_t new_claim_max_node(toid_format f) {
+    return f == TOID_NANOFLAKE ? 1023 : f == TOID_ULID_FLAKE_SCALABLE ? 31
+           : f == TOID_UID11_SEQ ? 1023 : 0;
+}
+
+int new_claim_start(toid_format f, int64_t epoch_ms, int have_node, uint32_t node,
+                    const new_claim_opts *o, uint32_t *got) {
+    toid_claimer_opts co;
+    memset(&co, 0, sizeof co);
+    co.prefix = o->prefix;
+    co.ttl_ms = o->ttl_s * 1000;
+    co.log = log_line;
+    char err[600];
+    const char *spec = o->spec ? o->spec : "local";
+    int rc = toid_claimer_open(spec, &co, &claimer, err, sizeof err);
+    if (rc < 0) {
+        cli_fail("cannot claim a node (--claim %s): %s", cli_show(spec), err);
+        return CLI_EXIT_FAIL;
+    }
+    atexit(give_back);
+    cli_on_quick_exit = give_back;
+    uint32_t lo = have_node ? node : 0, hi = have_node ? node : new_claim_max_node(f);
+    rc = toid_claim_acquire(claimer, f, epoch_ms, lo, hi, &claim);
+    if (rc < 0) {
+        /* the library said why (the holder, the file, the endpoint) */
+        cli_fail("no %s node claimed (%s); see --claim and --no-claim in 'toid new --help'",
+                 toid_format_get(f)->name, toid_claim_strerror(rc));
+        return CLI_EXIT_FAIL;
+    }
+    *got = toid_claim_node(claim);
+    return 0;
+}
+
+int new_claim_admit(toid_format f, int64_t epoch_ms, const uint8_t *bins, size_t n) {
+    if (!claim || n == 0)
+        return 0;
+    size_t size = toid_bin_size(f);
+    int64_t lo, hi;
+    /* the IDs of a batch are in time order: the first and the last bound it */
+    if (toid_time_of(f, bins, epoch_ms, &lo) < 0 ||
+        toid_time_of(f, bins + (n - 1) * size, epoch_ms, &hi) < 0)
+        return CLI_EXIT_FAIL;
+    int rc = toid_claim_admit(claim, lo, hi);
+    if (rc == 0)
+        return 0;
+    cli_fail("%s node %u: IDs not admitted by the node claim: %s", toid_format_get(f)->name,
+             toid_claim_node(claim), toid_claim_strerror(rc));
+    return CLI_EXIT_FAIL;
+}
