@@ -23,6 +23,8 @@ typedef struct fslot {
     int node_format;           /* claimed from a range, claimed again when lost */
     toid_claimer *cl;          /* its backend; NULL: no claims (--no-state, no --claim) */
     uint32_t lo, hi;
+    int fixed;                 /* one node asked for (--gen F:node=N, or node 0 of a
+                                  non-node format): held by another, refuse to start */
     toid_gen_config gcfg;
     int64_t epoch_ms;
     served *_Atomic cur;       /* what requests use; NULL while unserved */
@@ -350,6 +352,7 @@ int claims_start(const server_config *c) {
         s->cl = s->node_format ? node_cl : state_cl;
         s->lo = s->node_format ? c->node_lo[i] : 0;
         s->hi = s->node_format ? c->node_hi[i] : 0;
+        s->fixed = !s->node_format || c->node_given[i];
         s->gcfg = c->gen[i];
         s->epoch_ms = config_epoch(c, f);
         atomic_store(&s->node, -1);
@@ -365,11 +368,11 @@ int claims_start(const server_config *c) {
          * node, or anything wrong with local state (corrupt, ahead of the
          * clock), stops the start: it needs an operator. */
         int etcd = s->node_format && strncmp(node_spec, "etcd=", 5) == 0;
-        int ranged = s->node_format && s->lo < s->hi;
+        int ranged = s->node_format && !s->fixed;
         int rc = try_claim(f, 1, !etcd && !ranged);
         if (rc == 0)
             continue;
-        if (rc == TOID_CLAIM_EBUSY && s->lo == s->hi) {
+        if (rc == TOID_CLAIM_EBUSY && s->fixed) {
             log_err("%s node %" PRIu32 " is in use by another toidd or toid (its claim is held "
                     "in %s): refusing to start a second generator with the same id",
                     fname(f), s->lo, s->node_format ? node_spec : spec);
