@@ -67,29 +67,34 @@ start() {
 }
 start local
 start etcd --claim "etcd=$EP" --claim-ttl 10
+start none --no-state
 
 rate() {   # rate PORT: requests/s of ID.NEW nanoflake 100
     redis-benchmark -p "$1" -c 8 -n "$N" -q ID.NEW nanoflake 100 2>/dev/null |
         tr '\r' '\n' | sed -n 's/.*: \([0-9.]*\) requests per second.*/\1/p' | tail -1
 }
-rate "$RP_local" >/dev/null; rate "$RP_etcd" >/dev/null   # warm up
-L=(); E=()
+rate "$RP_local" >/dev/null; rate "$RP_etcd" >/dev/null; rate "$RP_none" >/dev/null   # warm up
+L=(); E=(); X=()
 for r in $(seq "$ROUNDS"); do
     if [ $((r % 2)) -eq 1 ]; then
-        L+=("$(rate "$RP_local")"); E+=("$(rate "$RP_etcd")")
+        X+=("$(rate "$RP_none")"); L+=("$(rate "$RP_local")"); E+=("$(rate "$RP_etcd")")
     else
-        E+=("$(rate "$RP_etcd")"); L+=("$(rate "$RP_local")")
+        E+=("$(rate "$RP_etcd")"); L+=("$(rate "$RP_local")"); X+=("$(rate "$RP_none")")
     fi
 done
 ml=$(printf '%s\n' "${L[@]}" | median)
 me=$(printf '%s\n' "${E[@]}" | median)
+mx=$(printf '%s\n' "${X[@]}" | median)
 echo "RESP ID.NEW nanoflake 100, redis-benchmark -c 8 -n $N, toidd --threads 1, medians of $ROUNDS rounds:"
+printf '  %-34s %12s req/s %14s IDs/s\n' "no claims (--no-state)" "$mx" "$(awk -v r="$mx" 'BEGIN{printf "%.0f", r*100}')"
 printf '  %-34s %12s req/s %14s IDs/s\n' "local claims (state dir)" "$ml" "$(awk -v r="$ml" 'BEGIN{printf "%.0f", r*100}')"
 printf '  %-34s %12s req/s %14s IDs/s\n' "etcd claims" "$me" "$(awk -v r="$me" 'BEGIN{printf "%.0f", r*100}')"
-printf '  etcd / local: %s\n' "$(awk -v a="$me" -v b="$ml" 'BEGIN{printf "%.3f", a/b}')"
+printf '  etcd / local: %s   etcd / none: %s\n' "$(awk -v a="$me" -v b="$ml" 'BEGIN{printf "%.3f", a/b}')" \
+    "$(awk -v a="$me" -v b="$mx" 'BEGIN{printf "%.3f", a/b}')"
 echo "  rounds local: ${L[*]}"
 echo "  rounds etcd:  ${E[*]}"
-kill -TERM "$PID_local" "$PID_etcd"
+echo "  rounds none:  ${X[*]}"
+kill -TERM "$PID_local" "$PID_etcd" "$PID_none"
 sleep 1
 
 # takeover: kill -9 the holder of node 0 (range 0-0), the waiting instance
@@ -102,6 +107,7 @@ for r in $(seq "$ROUNDS"); do
     curl -s --max-time 2 "127.0.0.1:${!hb}/v1/new/ulid" >/dev/null
     t0=$(date +%s%N)
     kill -KILL "${!pa}"
+    wait "${!pa}" 2>/dev/null
     ms=""
     for i in $(seq 2000); do
         if [ "$(curl -s --max-time 1 -o /dev/null -w '%{http_code}' "127.0.0.1:${!hb}/v1/new/nanoflake")" = 200 ]; then
