@@ -53,12 +53,15 @@ start() {
     local rp hp
     rp=$(free_port); hp=$(free_port)
     mkdir -p "$WORK/s-$name"
-    "$TOIDD" --state-dir "$WORK/s-$name" --http "127.0.0.1:$hp" --resp "127.0.0.1:$rp" --threads 1 \
+    local st=(--state-dir "$WORK/s-$name")
+    [ "${1:-}" = --no-state ] && st=()
+    "$TOIDD" "${st[@]}" --http "127.0.0.1:$hp" --resp "127.0.0.1:$rp" --threads 1 \
         --formats nanoflake,ulid "$@" 2>"$WORK/$name.log" &
     local pid=$!
     PIDS+=("$pid")
     for i in $(seq 100); do
         grep -q ' started: ' "$WORK/$name.log" && break
+        kill -0 "$pid" 2>/dev/null || { echo "toidd $name did not start: $(tail -1 "$WORK/$name.log")" >&2; exit 1; }
         sleep 0.1
     done
     printf -v "RP_$name" %s "$rp"
