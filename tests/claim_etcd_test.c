@@ -399,14 +399,15 @@ static void test_race_and_death(cluster *cl) {
     int64_t t_stop = toid_clock_now(NULL);
     k = NULL;
     took = acquire_wait(c, TOID_ULID_FLAKE_SCALABLE, 3, 3, &k, TTL_MS + 15000);
+    int64_t t_taken = toid_clock_now(NULL);
     CHECK_MSG(took >= 0 && k, "node 3 taken from a stopped holder");
     kill(pid[stopped], SIGCONT);
     claim_test_sleep(500);
     uint32_t n3;
     int64_t top3 = 0;
     CHECK(tc_read_report(fd[stopped], &n3, &top3, 2000) == 0);
-    CHECK_MSG(top3 <= t_stop + 5, "the stopped holder admitted %lld after it was stopped at %lld",
-              (long long)top3, (long long)t_stop);
+    CHECK_MSG(top3 < t_taken, "the stopped holder admitted %lld after its node was taken at "
+              "%lld (stopped at %lld)", (long long)top3, (long long)t_taken, (long long)t_stop);
     if (k) {
         int64_t now = toid_clock_now(NULL);
         CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
@@ -566,7 +567,9 @@ static void test_cluster(cluster *cl) {
             }
             claim_test_sleep(5);
         }
-        CHECK_MSG(refused_after >= 0 && refused_after <= (int64_t)o.ttl_ms,
+        /* (the deadline is at most TTL - margin after the stop; a second
+         * more for a loaded machine) */
+        CHECK_MSG(refused_after >= 0 && refused_after <= (int64_t)o.ttl_ms + 1000,
                   "admits refused %lld ms after the stop (TTL %u ms)", (long long)refused_after,
                   o.ttl_ms);
         printf("  all members stopped: admits refused after %lld ms (TTL %u ms, margin %u ms)\n",

@@ -258,8 +258,8 @@ int cmd_new(int argc, char **argv) {
     if (claim_opt && no_claim)
         cli_usage("'--no-claim' and '--claim' cannot be combined");
     if (claim_opt && at_text)
-        cli_usage("'--at' cannot be combined with '--claim' (a fixed time is outside the "
-                  "node's high-water mark; use --no-claim with --at)");
+        cli_usage("'--at' cannot be combined with '--claim' (--at claims nothing: a fixed "
+                  "time is outside the node's high-water mark)");
     /* --at is a preview at a fixed time: no claim (see the help) */
     int claimed = max_node && !no_claim && !at_text;
 

@@ -195,9 +195,9 @@ for _ in $(seq 300); do
     sleep 0.1
 done
 E="etcd=http://127.0.0.1:$CP"
-race etcd-nanoflake nanoflake 200000 --claim "$E" --claim-ttl 2
-race etcd-ulid-flake-scalable ulid-flake-scalable 200000 --claim "$E" --claim-ttl 2
-race etcd-uid11-seq uid11-seq 200000 --claim "$E" --claim-ttl 2
+race etcd-nanoflake nanoflake 200000 --claim "$E" --claim-ttl 5
+race etcd-ulid-flake-scalable ulid-flake-scalable 200000 --claim "$E" --claim-ttl 5
+race etcd-uid11-seq uid11-seq 200000 --claim "$E" --claim-ttl 5
 hold nanoflake 3 --claim "$E" --claim-ttl 2 --claim-prefix /cli
 "$TOID" new nanoflake --node 3 -n 1 --claim "$E" --claim-prefix /cli >"$WORK/out" 2>"$WORK/err"
 check "etcd: --node 3 held: exit 1" [ $? -eq 1 ]
