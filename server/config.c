@@ -31,6 +31,16 @@ static const char usage[] =
     "  --clock-wait-max-ms MS   at start, wait at most this for the clock to pass the\n"
     "                           mark, else refuse to start (default 2000; 0: refuse)\n"
     "\n"
+    "Node claims (nanoflake, ulid-flake-scalable: one node, one holder):\n"
+    "  --claim local|local=DIR|etcd=URL[,URL]...   where node formats claim their node\n"
+    "                           (default: local on --state-dir; 'local' alone: the\n"
+    "                           per-user directory the toid CLI uses)\n"
+    "  --claim-prefix PREFIX    etcd key prefix (default /toid)\n"
+    "  --claim-ttl SECONDS      etcd lease TTL (default 10); a holder that cannot renew\n"
+    "                           stops issuing that format before it runs out\n"
+    "  --nodes FORMAT:LO-HI     claim the lowest free node of this range (default: the\n"
+    "                           format's whole range; --gen FORMAT:node=N: N only)\n"
+    "\n"
     "Generators:\n"
     "  --formats LIST           comma-separated formats to generate (default: all);\n"
     "                           inspection works for every format\n"
@@ -72,7 +82,8 @@ static const char usage[] =
 enum {
     O_HTTP = 256, O_RESP, O_HTTP_UNIX, O_RESP_UNIX, O_STATE_DIR, O_NO_STATE, O_RESET_STATE,
     O_RESERVE, O_CLOCK_WAIT, O_FORMATS, O_GEN, O_THREADS, O_MAX_CONN, O_MAX_COUNT,
-    O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN
+    O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN,
+    O_CLAIM, O_CLAIM_PREFIX, O_CLAIM_TTL, O_NODES
 };
 
 static const struct option longopts[] = {
@@ -96,6 +107,10 @@ static const struct option longopts[] = {
     {"write-timeout-ms", 1, 0, O_WRITE_TIMEOUT},
     {"max-output-bytes", 1, 0, O_MAX_OUTPUT},
     {"drain-timeout-ms", 1, 0, O_DRAIN},
+    {"claim", 1, 0, O_CLAIM},
+    {"claim-prefix", 1, 0, O_CLAIM_PREFIX},
+    {"claim-ttl", 1, 0, O_CLAIM_TTL},
+    {"nodes", 1, 0, O_NODES},
     {"help", 0, 0, 'h'},
     {"version", 0, 0, 'V'},
     {NULL, 0, 0, 0},
@@ -191,6 +206,8 @@ static int parse_gen(server_config *c, const char *arg) {
         char *eq = strchr(kv, '=');
         if (!eq || gen_key(&g, kv, (size_t)(eq - kv), eq + 1) < 0)
             return bad("--gen: bad setting '%s' (see --help)", kv);
+        if (eq - kv == 4 && memcmp(kv, "node", 4) == 0)
+            c->node_given[f] = 1;
     }
     c->gen[f] = g;
     return 0;
@@ -212,6 +229,41 @@ static int parse_formats(server_config *c, const char *arg) {
     }
     if (!any)
         return bad("--formats: no format in '%s'", arg);
+    return 0;
+}
+
+int config_is_node_format(toid_format f) {
+    return f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE;
+}
+
+uint32_t config_node_max(toid_format f) {
+    return f == TOID_NANOFLAKE ? 1023 : f == TOID_ULID_FLAKE_SCALABLE ? 31 : 0;
+}
+
+/* --nodes FORMAT:LO-HI (or FORMAT:N) */
+static int parse_nodes(server_config *c, const char *arg) {
+    const char *colon = strchr(arg, ':');
+    int f = colon ? toid_format_by_name(arg, (size_t)(colon - arg)) : -1;
+    if (f < 0 || !config_is_node_format((toid_format)f))
+        return bad("--nodes: expected FORMAT:LO-HI with FORMAT nanoflake or "
+                   "ulid-flake-scalable, got '%s'", arg);
+    char buf[64];
+    if (copy(buf, sizeof buf, colon + 1) < 0)
+        return bad("--nodes: bad range in '%s'", arg);
+    char *dash = strchr(buf, '-');
+    if (dash)
+        *dash = '\0';
+    unsigned long long lo, hi;
+    uint32_t max = config_node_max((toid_format)f);
+    if (parse_uint(buf, 0, max, &lo) < 0 || parse_uint(dash ? dash + 1 : buf, 0, max, &hi) < 0 ||
+        lo > hi) {
+        char m[160];
+        snprintf(m, sizeof m, "--nodes: bad range in '%%s' (LO-HI within 0-%" PRIu32 ")", max);
+        return bad(m, arg);
+    }
+    c->nodes_given[f] = 1;
+    c->node_lo[f] = (uint32_t)lo;
+    c->node_hi[f] = (uint32_t)hi;
     return 0;
 }
 
@@ -405,6 +457,28 @@ int config_parse(int argc, char **argv, server_config *c) {
             if (parse_gen(c, optarg) < 0)
                 return -1;
             break;
+        case O_CLAIM:
+            if (copy(c->claim_spec, sizeof c->claim_spec, optarg) < 0 ||
+                (strcmp(optarg, "local") && strncmp(optarg, "local=", 6) &&
+                 strncmp(optarg, "etcd=", 5)) ||
+                !strcmp(optarg, "local=") || !strcmp(optarg, "etcd="))
+                return bad("--claim: expected local, local=DIR or etcd=URL[,URL]..., got '%s'",
+                           optarg);
+            break;
+        case O_CLAIM_PREFIX:
+            if (copy(c->claim_prefix, sizeof c->claim_prefix, optarg) < 0 || optarg[0] != '/')
+                return bad("--claim-prefix: expected a key prefix starting with '/', got '%s'",
+                           optarg);
+            break;
+        case O_CLAIM_TTL:
+            if (parse_uint(optarg, 1, 3600, &v) < 0)
+                return bad("--claim-ttl: bad value '%s' (whole seconds, 1 to 3600)", optarg);
+            c->claim_ttl_ms = (uint32_t)v * 1000;
+            break;
+        case O_NODES:
+            if (parse_nodes(c, optarg) < 0)
+                return -1;
+            break;
         case ':':
             return bad("option '%s' needs a value", argv[optind - 1]);
         default:
@@ -418,6 +492,21 @@ int config_parse(int argc, char **argv, server_config *c) {
                          "across restarts)");
     if (c->state_dir[0] && c->no_state)
         return bad("%s", "--state-dir and --no-state exclude each other");
+    if ((c->claim_prefix[0] || c->claim_ttl_ms) && strncmp(c->claim_spec, "etcd=", 5) != 0)
+        return bad("%s", "--claim-prefix and --claim-ttl are for --claim etcd=URL");
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        if (!config_is_node_format((toid_format)f))
+            continue;
+        if (c->node_given[f] && c->nodes_given[f])
+            return bad("--gen FORMAT:node=N and --nodes FORMAT:... exclude each other (%s): give one",
+                       toid_format_get((toid_format)f)->name);
+        if (c->node_given[f] && c->gen[f].node > config_node_max((toid_format)f))
+            return bad("--gen: node out of range for %s", toid_format_get((toid_format)f)->name);
+        if (c->node_given[f])
+            c->node_lo[f] = c->node_hi[f] = c->gen[f].node;
+        else if (!c->nodes_given[f])
+            c->node_hi[f] = config_node_max((toid_format)f);
+    }
     if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0])
         return bad("%s", "no listener (all are off)");
     /* One maximal response must fit in the output limit, with room to spare. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "claims.h"
 #include "ids.h"
 #include "metrics.h"
 
@@ -212,7 +213,7 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         } else {
             r.status = 500;
         }
-        return error_reply(out, sc, r, json, rc == IDS_EDISABLED ? "not_found" : toid_err_name(rc),
+        return error_reply(out, sc, r, json, rc == IDS_EDISABLED ? "not_found" : ids_err_name(rc),
                            ids_strerror(rc), -1);
     }
     size_t bs = toid_bin_size(f);
@@ -317,9 +318,15 @@ int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_co
         r.status = 400;
         rc = error_reply(out, sc, r, req->accept_json, "invalid", "no query parameters here", -1);
     } else if (pl == 8 && memcmp(t, "/healthz", 8) == 0) {
+        sbuf_reset(&sc->body);
         if (draining) {
             r.status = 503;
             rc = emit(out, &r, "draining\n", 9);
+        } else if (claims_health(&sc->body)) {
+            /* not ready: a format is not served (no free node, claim lost) */
+            r.status = 503;
+            r.extra = "Retry-After: 1\r\n";
+            rc = emit(out, &r, sc->body.data, sc->body.len);
         } else {
             rc = emit(out, &r, "ok\n", 3);
         }
