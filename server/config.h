@@ -28,6 +28,8 @@ typedef struct server_config {
     uint32_t clock_wait_max_ms;
     int enabled[TOID_FORMAT_COUNT];
     toid_gen_config gen[TOID_FORMAT_COUNT];
+    char requirepass[256];      /* RESP AUTH password; "" = none needed */
+    char cors[256];             /* Access-Control-Allow-Origin value; "" = none */
 } server_config;
 
 /* Fills c from argv. Returns 0 to run, 1 to exit 0 (--help, --version),
