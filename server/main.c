@@ -58,14 +58,14 @@ static void hup_ignored(void) {
 }
 
 /* A stop signal that repeats the first one rather than asking to hurry:
- * the same signal from the same sending process within a second.
+ * the same signal from the same sending process within 200 ms.
  * timeout(1) sends SIGTERM to its child and then to its whole process group,
  * child included; systemd and kill(1) send it once. Signals from the
  * terminal (Ctrl-C twice: si_pid 0) are never echoes. */
 static int is_echo(const siginfo_t *first, int64_t first_ms, const siginfo_t *now) {
     return now->si_signo == first->si_signo && now->si_code == SI_USER &&
            first->si_code == SI_USER && now->si_pid == first->si_pid && now->si_pid != 0 &&
-           mono_ms() - first_ms < 1000;
+           mono_ms() - first_ms < 200;
 }
 
 int main(int argc, char **argv) {
