@@ -22,7 +22,7 @@ typedef struct resp_session {
     int authed;                 /* 1 when no password is required */
     int multi;                  /* between MULTI and EXEC/DISCARD */
     int multi_dirty;            /* a command was refused while queueing: EXEC aborts */
-    unsigned queued;
+    _Atomic unsigned queued;    /* (CLIENT LIST reads it from other threads) */
     sbuf queue;                 /* the queued commands, re-encoded as multibulk */
     char addr[64], laddr[64];   /* peer and local address, "ip:port" or "path:0" */
     int64_t created_ms;

@@ -24,9 +24,10 @@ def conn(port):
     return s
 
 
-def read_all(s, deadline):
+def read_all(s, deadline, one_line=False):
+    """What s sends until it closes, the deadline, or (one_line) a newline."""
     data = b""
-    while time.time() < deadline:
+    while time.time() < deadline and not (one_line and b"\n" in data):
         try:
             s.settimeout(max(0.05, deadline - time.time()))
             b = s.recv(65536)
@@ -146,7 +147,7 @@ def flood(port, conns):
     answered = refused = silent = 0
     deadline = time.time() + 10
     for s in socks:
-        data = read_all_line(s, deadline)
+        data = read_all(s, deadline, one_line=True)
         if data.startswith(b"+PONG"):
             answered += 1
         elif data.startswith(b"-ERR max number of clients"):
@@ -154,20 +155,6 @@ def flood(port, conns):
         else:
             silent += 1
     print(answered, refused, silent + conns - len(socks))
-
-
-def read_all_line(s, deadline):
-    data = b""
-    while b"\n" not in data and time.time() < deadline:
-        try:
-            s.settimeout(max(0.05, deadline - time.time()))
-            b = s.recv(4096)
-        except OSError:
-            break
-        if not b:
-            break
-        data += b
-    return data
 
 
 def send(port, hexdata):

@@ -22,14 +22,11 @@ if [ $# -ne 1 ] || [ ! -x "$1" ]; then
 fi
 TOIDD=$(realpath "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
-PY=/usr/bin/python3
-[ -x "$PY" ] || PY=python3
+. "$HERE/test_lib.sh"
 ATTACK="$PY $HERE/attack.py"
 WORK=$(mktemp -d)
 SERVER_PIDS=""
 MOUNTS=""
-passed=0
-failed=0
 
 cleanup() {
     for p in $SERVER_PIDS; do
@@ -42,70 +39,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$*"
-}
-check() {   # check DESCRIPTION COMMAND...
-    local what=$1
-    shift
-    if "$@"; then pass; else fail "$what"; fi
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit $?
-}
-for tool in curl redis-cli "$PY" timeout; do
-    if ! command -v "$tool" >/dev/null; then
-        fail "$tool is not installed (see the README's install command)"
-        finish
-    fi
-done
+need_tools curl redis-cli "$PY" timeout
 
-# start NAME ARGS...: toidd in the background (ports 0 unless ARGS say);
-# sets PID, HP, RP, LOG. Returns 1 if it did not start within 10 s.
-start() {
-    local name=$1
-    shift
-    LOG=$WORK/$name.log
-    : >"$LOG"
-    "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>>"$LOG" &
-    PID=$!
-    SERVER_PIDS="$SERVER_PIDS $PID"
-    local i
-    for i in $(seq 100); do
-        if grep -q ' started: ' "$LOG"; then
-            HP=$(sed -n 's/.*listening: http .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
-            RP=$(sed -n 's/.*listening: resp .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
-            return 0
-        fi
-        kill -0 "$PID" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
-# waitfor PID: at most 15 s; STATUS = its exit status
-waitfor() {
-    local i
-    for i in $(seq 150); do
-        if ! kill -0 "$1" 2>/dev/null; then
-            wait "$1"
-            STATUS=$?
-            return 0
-        fi
-        sleep 0.1
-    done
-    kill -KILL "$1" 2>/dev/null
-    wait "$1"
-    STATUS=timeout
-    return 1
-}
-stop() {
-    kill -TERM "$PID" 2>/dev/null
-    waitfor "$PID"
-}
 rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
 serving() { [ "$(timeout 10 redis-cli -p "$RP" PING 2>/dev/null)" = PONG ] &&
             [ "$(curl -s --max-time 10 "127.0.0.1:$HP/healthz")" = ok ]; }

@@ -18,10 +18,9 @@ if [ $# -ne 1 ] || [ ! -x "$1" ]; then
 fi
 TOIDD=$(realpath "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/test_lib.sh"
 CLIENTS=$HERE/clients
 WORK=$(mktemp -d)
-passed=0
-failed=0
 
 cleanup() {
     [ -f "$WORK/pid" ] && kill -KILL "$(cat "$WORK/pid")" 2>/dev/null
@@ -29,29 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$*"
-}
-check() {   # check DESCRIPTION COMMAND...
-    local what=$1
-    shift
-    if "$@"; then pass; else fail "$what"; fi
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit $?
-}
-PY=/usr/bin/python3   # Debian's, with python3-redis (not a python3 earlier in PATH)
-[ -x "$PY" ] || PY=python3
-for tool in curl redis-cli redis-benchmark "$PY" timeout; do
-    if ! command -v "$tool" >/dev/null; then
-        fail "$tool is not installed (see the README's install command)"
-        finish
-    fi
-done
+need_tools curl redis-cli redis-benchmark "$PY" timeout
 
 # The server runs from a script, so that the clients' restart (between
 # their two phases) starts it again on the same ports and state directory.
