@@ -53,12 +53,15 @@ exit 1
 EOF
 cat >"$WORK/restart.sh" <<EOF
 #!/bin/sh
-# restart.sh: SIGTERM, wait for the exit (at most 15 s), start again
+# restart.sh: SIGTERM, wait for the exit (at most 15 s), start again. (The
+# server is nobody's child once start.sh has exited: where no init reaps it,
+# it stays a zombie, which counts as exited.)
 cd "$WORK" || exit 1
 p=\$(cat pid)
 kill -TERM \$p
 i=0
-while kill -0 \$p 2>/dev/null && [ \$i -lt 150 ]; do sleep 0.1; i=\$((i + 1)); done
+while kill -0 \$p 2>/dev/null && [ "\$(cut -d' ' -f3 /proc/\$p/stat 2>/dev/null)" != Z ] &&
+    [ \$i -lt 150 ]; do sleep 0.1; i=\$((i + 1)); done
 kill -KILL \$p 2>/dev/null
 sh "$WORK/start.sh"
 EOF
