@@ -10,10 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "listen.h"
+
 static const char usage[] =
     "Usage: toidd [OPTION]...\n"
     "The toid ID server: time-ordered IDs (ulid, ulid-flake, ulid-flake-scalable, scru160,\n"
-    "nanoflake, uid11, uid11-seq, uuidv7) over HTTP/1.1 and RESP2 (the Redis protocol).\n"
+    "nanoflake, uid11, uid11-seq, uuidv7) over HTTP/1.1 and RESP2/RESP3 (the Redis protocol).\n"
     "\n"
     "Listeners (numeric addresses; port 0 picks a free port, logged at start):\n"
     "  --http ADDR:PORT         HTTP listener (default 127.0.0.1:8080; 'off' to disable)\n"
@@ -21,6 +23,12 @@ static const char usage[] =
     "                           IPv6 as [::1]:PORT\n"
     "  --http-unix PATH         also serve HTTP on a Unix-domain socket\n"
     "  --resp-unix PATH         also serve RESP2 on a Unix-domain socket\n"
+    "                           An address another server (or toidd) listens on is an\n"
+    "                           error: 'address in use', exit status 2\n"
+    "  --requirepass PASSWORD   RESP clients must AUTH first (default: no password;\n"
+    "                           the default listeners are loopback only)\n"
+    "  --cors ORIGIN            send Access-Control-Allow-Origin: ORIGIN ('*' for any)\n"
+    "                           on HTTP responses and answer CORS preflights\n"
     "\n"
     "State (never the same ID twice, across restarts and instances):\n"
     "  --state-dir DIR          lock and high-water mark per (format, node) (required)\n"
@@ -72,10 +80,11 @@ static const char usage[] =
     "  -h, --help               this help\n"
     "  -V, --version            the version\n"
     "\n"
-    "HTTP: GET /v1/new/FORMAT?count=N, /v1/inspect/FORMAT/ID, /v1/inspect/ID,\n"
-    "      /v1/formats, /healthz, /metrics.\n"
-    "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO, COMMAND,\n"
-    "      CONFIG GET, CLIENT SETNAME/SETINFO/GETNAME, SELECT 0, ECHO.\n"
+    "HTTP: GET /v1/new/FORMAT?count=N (N from 0: 0 gives no IDs), /v1/inspect/FORMAT/ID,\n"
+    "      /v1/inspect/ID, /v1/formats, /healthz, /metrics.\n"
+    "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO [2|3],\n"
+    "      AUTH, INFO, MULTI/EXEC/DISCARD, COMMAND, CONFIG GET,\n"
+    "      CLIENT ID/INFO/LIST/SETNAME/GETNAME/SETINFO, SELECT 0, ECHO, RESET.\n"
     "Signals: SIGTERM/SIGINT drain and exit 0; a second one exits at once;\n"
     "         SIGHUP is ignored (settings are read at start only).\n";
 
@@ -83,7 +92,7 @@ enum {
     O_HTTP = 256, O_RESP, O_HTTP_UNIX, O_RESP_UNIX, O_STATE_DIR, O_NO_STATE, O_RESET_STATE,
     O_RESERVE, O_CLOCK_WAIT, O_FORMATS, O_GEN, O_THREADS, O_MAX_CONN, O_MAX_COUNT,
     O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN,
-    O_CLAIM, O_CLAIM_PREFIX, O_CLAIM_TTL, O_NODES
+    O_CLAIM, O_CLAIM_PREFIX, O_CLAIM_TTL, O_NODES, O_REQUIREPASS, O_CORS
 };
 
 static const struct option longopts[] = {
@@ -111,6 +120,8 @@ static const struct option longopts[] = {
     {"claim-prefix", 1, 0, O_CLAIM_PREFIX},
     {"claim-ttl", 1, 0, O_CLAIM_TTL},
     {"nodes", 1, 0, O_NODES},
+    {"requirepass", 1, 0, O_REQUIREPASS},
+    {"cors", 1, 0, O_CORS},
     {"help", 0, 0, 'h'},
     {"version", 0, 0, 'V'},
     {NULL, 0, 0, 0},
@@ -429,6 +440,18 @@ int config_parse(int argc, char **argv, server_config *c) {
             if (copy(c->state_dir, sizeof c->state_dir, optarg) < 0 || !*optarg)
                 return bad("--state-dir: bad path '%s'", optarg);
             break;
+        case O_REQUIREPASS:
+            if (copy(c->requirepass, sizeof c->requirepass, optarg) < 0 || !*optarg)
+                return bad("%s", "--requirepass: empty or longer than 255 bytes");
+            break;
+        case O_CORS:
+            /* one header value: printable ASCII, no CR/LF to split the head */
+            for (const char *p = optarg; *p; p++)
+                if (*p < 0x21 || *p > 0x7e)
+                    return bad("--cors: bad origin '%s' (want '*' or scheme://host[:port])", optarg);
+            if (copy(c->cors, sizeof c->cors, optarg) < 0 || !*optarg)
+                return bad("--cors: bad origin '%s'", optarg);
+            break;
         case O_NO_STATE: c->no_state = 1; break;
         case O_RESET_STATE: c->reset_state = 1; break;
 #define UINT_OPT(code, name, lo, hi, dst)                               \
@@ -509,6 +532,12 @@ int config_parse(int argc, char **argv, server_config *c) {
     }
     if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0])
         return bad("%s", "no listener (all are off)");
+    if (c->http_addr[0] && !listen_addr_valid(c->http_addr))
+        return bad("--http: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
+                   c->http_addr);
+    if (c->resp_addr[0] && !listen_addr_valid(c->resp_addr))
+        return bad("--resp: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
+                   c->resp_addr);
     /* One maximal response must fit in the output limit, with room to spare. */
     size_t need = (size_t)c->max_count * (TOID_TEXT_MAX + 8) + 65536 + 4096;
     if (c->max_output < need) {

@@ -35,6 +35,8 @@ typedef struct server_config {
     int node_given[TOID_FORMAT_COUNT];   /* --gen F:node=N: that node only */
     int nodes_given[TOID_FORMAT_COUNT];  /* --nodes F:LO-HI */
     uint32_t node_lo[TOID_FORMAT_COUNT], node_hi[TOID_FORMAT_COUNT];  /* resolved range */
+    char requirepass[256];      /* RESP AUTH password; "" = none needed */
+    char cors[256];             /* Access-Control-Allow-Origin value; "" = none */
 } server_config;
 
 /* Fills c from argv. Returns 0 to run, 1 to exit 0 (--help, --version),
