@@ -36,11 +36,13 @@ need_tools curl redis-cli redis-benchmark "$PY" timeout
 mkdir -p "$WORK/state"
 cat >"$WORK/start.sh" <<EOF
 #!/bin/sh
-# start.sh [ARGS...]: toidd in the background on \$(cat ports); pid in pid
+# start.sh [ARGS...]: toidd in the background on \$(cat ports); pid in pid.
+# Its stdin/stdout are /dev/null: a client that runs restart.sh waits for
+# the script's output pipe to close, which a server holding it never does.
 cd "$WORK" || exit 1
 : >log
 "$TOIDD" --state-dir "$WORK/state" --threads 2 --http 127.0.0.1:\$(sed -n 1p ports) \\
-    --resp 127.0.0.1:\$(sed -n 2p ports) \$(cat extra 2>/dev/null) "\$@" 2>>log &
+    --resp 127.0.0.1:\$(sed -n 2p ports) \$(cat extra 2>/dev/null) "\$@" </dev/null >/dev/null 2>>log &
 echo \$! >pid
 i=0
 while [ \$i -lt 100 ]; do
