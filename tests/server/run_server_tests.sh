@@ -365,10 +365,16 @@ out=$(raw "$HP" 'GET /nope HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nH
 check "a 404 keeps the connection usable" [ "$(grep -c '^HTTP/1.1 ' <<<"$out")" -eq 2 ]
 check "the server survived the malformed requests" [ "$(H "127.0.0.1:$HP/healthz")" = ok ]
 before=$(grep -c 'malformed request' "$LOG")
+t0=$(date +%s)
 timeout 20 bash -c 'for i in $(seq 60); do exec 3<>/dev/tcp/127.0.0.1/$0; printf "BAD\r\n\r\n" >&3; cat <&3 >/dev/null; exec 3>&-; done' "$HP"
+t1=$(date +%s)
 after=$(grep -c 'malformed request' "$LOG")
-check "a flood of malformed requests is logged at a bounded rate ($((after - before)) lines for 60)" \
-    [ $((after - before)) -le 40 ]
+# The limit is per second (10 lines a second per worker, 2 workers, plus one
+# summary line each): the bound follows the seconds the flood took, so a
+# loaded machine that spreads it out does not fail the check.
+bound=$(( (t1 - t0 + 1) * 2 * 11 ))
+check "a flood of malformed requests is logged at a bounded rate ($((after - before)) lines for 60 in $((t1 - t0 + 1)) s, at most $bound)" \
+    [ $((after - before)) -le "$bound" ]
 
 # ---------------------------------------------------------------- RESP
 check "PING" [ "$(R PING)" = PONG ]
