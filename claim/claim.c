@@ -626,7 +626,8 @@ void toid_claim_release(toid_claim *k, int clean) {
         if (top < atomic_load(&k->ceiling_ms) &&
             c->be->write_mark(k, top, atomic_load(&k->deadline_mono)) == 0) {
             atomic_fetch_add_explicit(&c->mark_writes, 1, memory_order_relaxed);
-            claim_log(c, TOID_CLAIM_LOG_INFO, "%s: mark lowered to the last ID issued", k->name);
+            claim_log(c, TOID_CLAIM_LOG_INFO, "%s: mark lowered to the last ID issued (or "
+                      "kept, if another write put it higher)", k->name);
         }
     }
     pthread_mutex_unlock(&k->mu);

@@ -69,8 +69,13 @@ typedef struct etcd {
 
 typedef struct etcd_claim {
     int64_t create_rev; /* of the node key, ours */
-    int64_t mark_rev;   /* mod_revision of the mark key as we last saw or wrote it
-                           (0: absent); under k->mu, like every mark write */
+    /* The mark key as we last saw or wrote it, under k->mu like every mark
+     * write: its mod_revision (0: absent), its value (INT64_MIN: none), and
+     * whether that value was written by someone else (the previous holder,
+     * an operator): we never write below a value of someone else's. */
+    int64_t mark_rev;
+    int64_t mark_val;
+    int mark_foreign;
     char node_key[320];
     char mark_key[320];
 } etcd_claim;
@@ -626,6 +631,8 @@ static int etcd_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
         json_decref(holder);
     }
     rc = parse_mark(c, k, txn_kvs(ans, 1), url, prev, &ec->mark_rev);
+    ec->mark_val = *prev;
+    ec->mark_foreign = 1;
     json_decref(ans);
     if (rc < 0) {
         k->bk = ec; /* give it back: the node is ours now */
@@ -706,6 +713,8 @@ static int mark_txn(toid_claim *k, int64_t mark, int64_t until, const char **url
     }
     if (json_is_true(json_object_get(ans, "succeeded"))) {
         ec->mark_rev = rev; /* one txn, one revision: the put's mod_revision */
+        ec->mark_val = mark;
+        ec->mark_foreign = 0;
         json_decref(ans);
         return 1;
     }
@@ -720,6 +729,8 @@ static int mark_txn(toid_claim *k, int64_t mark, int64_t until, const char **url
 static int etcd_write_mark(toid_claim *k, int64_t mark, int64_t until) {
     etcd_claim *ec = k->bk;
     const char *url = "";
+    if (ec->mark_foreign && mark <= ec->mark_val)
+        return 0; /* someone else's higher mark is there: durable already, kept */
     /* A few rounds: each refusal means someone wrote the mark since we last
      * saw it (a delayed write of ours, or an operator); we read it again. */
     for (int round = 0; round < 4; round++) {
@@ -734,6 +745,8 @@ static int etcd_write_mark(toid_claim *k, int64_t mark, int64_t until) {
             return TOID_CLAIM_ELOST;
         }
         ec->mark_rev = cur_rev;
+        ec->mark_val = cur;
+        ec->mark_foreign = 1;
         if (cur >= mark) {
             /* already at or past ours: durable as far as we need; never lowered */
             claim_log(k->c, TOID_CLAIM_LOG_INFO, "etcd %s: the mark of %s was moved to %" PRId64
