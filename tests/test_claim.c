@@ -361,11 +361,8 @@ int tc_fork_check(toid_claimer *c, toid_claim *k, const char *spec, const toid_c
         CHECK_EQ_INT(toid_claim_acquire(c, f, 0, node, node, &k2), TOID_CLAIM_ELOST);
         CHECK_MSG(strstr(tc_last(), "opened before fork()"), "msg: %s", tc_last());
         toid_claimer_close(c); /* no I/O: no lowered mark, no deleted key, no revoke */
-        /* a claimer of the child's own: the parent's node is still held */
-        toid_claimer *mine;
-        CHECK_EQ_INT(tc_open(spec, o, &mine), 0);
-        CHECK_EQ_INT(toid_claim_acquire(mine, f, 0, node, node, &k2), TOID_CLAIM_EBUSY);
-        toid_claimer_close(mine);
+        /* (no claimer of the child's own here: ThreadSanitizer refuses new
+         * threads in the child of a multi-threaded process) */
         _exit(check_failed ? 1 : 0);
     }
     int st = 0;
@@ -374,7 +371,13 @@ int tc_fork_check(toid_claimer *c, toid_claim *k, const char *spec, const toid_c
     now = toid_clock_now(NULL);
     CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
     CHECK_EQ_INT(toid_claim_valid(k, NULL), 1);
-    return node;
+    /* the child's close did not give the node up */
+    toid_claimer *other;
+    toid_claim *kx = NULL;
+    CHECK_EQ_INT(tc_open(spec, o, &other), 0);
+    CHECK_EQ_INT(toid_claim_acquire(other, f, 0, node, node, &kx), TOID_CLAIM_EBUSY);
+    toid_claimer_close(other);
+    return (int)node;
 }
 
 static void test_local_fork(const char *dir) {
@@ -382,8 +385,8 @@ static void test_local_fork(const char *dir) {
     snprintf(spec, sizeof spec, "local=%s", dir);
     toid_claimer_opts o;
     tc_opts(&o);
-    toid_claimer *c, *other;
-    toid_claim *k = NULL, *kx = NULL;
+    toid_claimer *c;
+    toid_claim *k = NULL;
     CHECK(tc_open(spec, &o, &c) == 0);
     CHECK_EQ_INT(toid_claim_acquire(c, TOID_UID11_SEQ, 0, 5, 5, &k), 0);
     if (!k)
@@ -394,9 +397,6 @@ static void test_local_fork(const char *dir) {
     tc_fork_check(c, k, spec, &o, TOID_UID11_SEQ);
     /* the child's close neither lowered the mark nor freed the lock */
     CHECK(mark_in(dir, "uid11-seq-5") >= mark && mark >= now + 4000);
-    CHECK(tc_open(spec, &o, &other) == 0);
-    CHECK_EQ_INT(toid_claim_acquire(other, TOID_UID11_SEQ, 0, 5, 5, &kx), TOID_CLAIM_EBUSY);
-    toid_claimer_close(other);
     toid_claimer_close(c);
 }
 
