@@ -353,12 +353,14 @@ static void fake_stop(fake *f) {
  *            connection closed unanswered, as a member that stalls and then
  *            applies it late would: the backend fails over, and the test
  *            replays it later;
- *   ttl0:    keepalives are answered {"result":{..,"TTL":"0"}}.
+ *   ttl0:    keepalives are answered {"result":{..,"TTL":"0"}};
+ *   stall:   the next mark write is held (holding = 1) until the test sets
+ *            release, then passed on: a slow etcd.
  * Several proxies may share one state (the capture is taken once). */
 
 typedef struct proxy_state {
     int etcd_port;
-    _Atomic int capture, ttl0;
+    _Atomic int capture, ttl0, stall, holding, release;
     char mark_b64[400];
     pthread_mutex_t mu;
     char captured[8192];
@@ -432,6 +434,13 @@ static void *proxy_conn_run(void *arg) {
             st->n_captured++;
             pthread_mutex_unlock(&st->mu);
             goto done; /* unanswered */
+        }
+        if (strcmp(path, "/v3/kv/txn") == 0 && strstr(body, st->mark_b64) &&
+            strstr(body, "request_put") && atomic_exchange(&st->stall, 0)) {
+            atomic_store(&st->holding, 1);
+            while (!atomic_load(&st->release))
+                claim_test_sleep(5);
+            atomic_store(&st->holding, 0);
         }
         int status;
         if (strcmp(path, "/v3/lease/keepalive") == 0 && atomic_load(&st->ttl0)) {
@@ -902,6 +911,79 @@ static void test_lease_gone(cluster *cl) {
     proxy_stop(&px);
 }
 
+/* An admit from another thread, for test_slow_write. */
+typedef struct admit_job {
+    toid_claim *k;
+    int64_t t;
+    _Atomic int done;
+    int rc;
+} admit_job;
+
+static void *admit_run(void *arg) {
+    admit_job *j = arg;
+    j->rc = toid_claim_admit(j->k, j->t, j->t);
+    atomic_store(&j->done, 1);
+    return NULL;
+}
+
+/* Finding F3: while the background thread waits on a slow etcd for a mark
+ * write, admits within the durable mark are not held up (the thread holds
+ * no lock across network I/O that an admit or its wake-up needs). */
+static void test_slow_write(cluster *cl) {
+    proxy_state st;
+    memset(&st, 0, sizeof st);
+    st.etcd_port = cl->m[0].client;
+    pthread_mutex_init(&st.mu, NULL);
+    b64("/t8/nanoflake/marks/0000", st.mark_b64);
+    proxy px;
+    if (proxy_start(&px, &st) != 0) {
+        CHECK_MSG(0, "proxy starts");
+        return;
+    }
+    char spec[128];
+    snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d", px.port);
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t8");
+    o.ttl_ms = 60000;              /* (the held write may last: the deadline is far) */
+    o.request_timeout_ms = 60000;
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0);
+    if (!k) {
+        toid_claimer_close(c);
+        proxy_stop(&px);
+        return;
+    }
+    int64_t t0 = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, t0, t0 + 5000), 0); /* durable: t0 + 5300 */
+    /* past half the reservation: the admit wakes the thread, whose write
+     * the proxy holds */
+    atomic_store(&st.stall, 1);
+    CHECK_EQ_INT(toid_claim_admit(k, t0 + 5200, t0 + 5200), 0);
+    int64_t w0 = claim_test_mono();
+    while (!atomic_load(&st.holding) && claim_test_mono() - w0 < 20000)
+        claim_test_sleep(10);
+    CHECK_MSG(atomic_load(&st.holding), "the thread's mark write reached the proxy");
+    /* another admit within the mark (and past half of it: it wakes the
+     * thread again) returns while the write is still held */
+    admit_job j = {.k = k, .t = t0 + 5210};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, admit_run, &j) == 0);
+    w0 = claim_test_mono();
+    while (!atomic_load(&j.done) && claim_test_mono() - w0 < 20000)
+        claim_test_sleep(10);
+    int held = atomic_load(&st.holding);
+    CHECK_MSG(atomic_load(&j.done) && held, "an admit returned while the thread's write was "
+              "held (done %d, held %d)", atomic_load(&j.done), held);
+    atomic_store(&st.release, 1);
+    pthread_join(t, NULL);
+    CHECK_EQ_INT(j.rc, 0);
+    toid_claim_release(k, 1);
+    toid_claimer_close(c);
+    proxy_stop(&px);
+}
+
 /* Finding F2 on etcd: the child of a holder cannot use its claim; its
  * close revokes nothing, deletes nothing: the parent renews on. */
 static void test_fork_etcd(cluster *cl) {
@@ -1041,6 +1123,7 @@ int claim_etcd_tests(const char *bin, const char *base) {
     test_mark_guard(&one);
     test_lease_gone(&one);
     test_fork_etcd(&one);
+    test_slow_write(&one);
     cluster_stop(&one);
     if (cluster_start(&three, bin, base, 3) < 0) {
         CHECK_MSG(0, "a 3-member etcd cluster starts");
