@@ -328,23 +328,33 @@ static void *fake_run(void *arg) {
     }
 }
 
-static int fake_start(fake *f, const char *answer) {
-    f->answer = answer;
-    f->fd = socket(AF_INET, SOCK_STREAM, 0);
+/* A listening socket on a free loopback port: *fd and *port, then a thread
+ * running run(arg) to accept on it. Returns 0, or -1. */
+static int serve_start(int *fd, int *port, pthread_t *t, void *(*run)(void *), void *arg) {
+    *fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t l = sizeof a;
-    if (bind(f->fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(f->fd, 16) < 0 ||
-        getsockname(f->fd, (struct sockaddr *)&a, &l) < 0)
+    if (*fd < 0 || bind(*fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(*fd, 16) < 0 ||
+        getsockname(*fd, (struct sockaddr *)&a, &l) < 0)
         return -1;
-    f->port = ntohs(a.sin_port);
-    return pthread_create(&f->t, NULL, fake_run, f);
+    *port = ntohs(a.sin_port);
+    return pthread_create(t, NULL, run, arg) == 0 ? 0 : -1;
 }
 
-static void fake_stop(fake *f) {
-    shutdown(f->fd, SHUT_RDWR);
-    close(f->fd);
-    pthread_join(f->t, NULL);
+/* Stops accepting and joins the thread (connections already accepted end
+ * when their clients close them). */
+static void serve_stop(int fd, pthread_t t) {
+    shutdown(fd, SHUT_RDWR);
+    close(fd);
+    pthread_join(t, NULL);
 }
+
+static int fake_start(fake *f, const char *answer) {
+    f->answer = answer;
+    return serve_start(&f->fd, &f->port, &f->t, fake_run, f);
+}
+
+static void fake_stop(fake *f) { serve_stop(f->fd, f->t); }
 
 /* ---- a proxy in front of etcd ----------------------------------------------------
  * Speaks HTTP/1.1 with keep-alive to the claim backend (curl) and passes
@@ -491,23 +501,32 @@ static void *proxy_run(void *arg) {
     }
 }
 
-static int proxy_start(proxy *p, proxy_state *st) {
-    p->st = st;
-    p->fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    socklen_t l = sizeof a;
-    if (bind(p->fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(p->fd, 16) < 0 ||
-        getsockname(p->fd, (struct sockaddr *)&a, &l) < 0)
-        return -1;
-    p->port = ntohs(a.sin_port);
-    return pthread_create(&p->t, NULL, proxy_run, p);
+/* A proxy state for etcd on port, watching mark_key's writes (NULL: none). */
+static void proxy_state_init(proxy_state *st, int port, const char *mark_key) {
+    memset(st, 0, sizeof *st);
+    st->etcd_port = port;
+    pthread_mutex_init(&st->mu, NULL);
+    if (mark_key)
+        b64(mark_key, st->mark_b64);
+    else
+        snprintf(st->mark_b64, sizeof st->mark_b64, "(none)");
 }
 
-/* Stops accepting (the connections end when their claimers close them). */
-static void proxy_stop(proxy *p) {
-    shutdown(p->fd, SHUT_RDWR);
-    close(p->fd);
-    pthread_join(p->t, NULL);
+static int proxy_start(proxy *p, proxy_state *st) {
+    p->st = st;
+    return serve_start(&p->fd, &p->port, &p->t, proxy_run, p);
+}
+
+static void proxy_stop(proxy *p) { serve_stop(p->fd, p->t); }
+
+/* Starts p (checked) and writes the spec of a claimer that talks only to it. */
+static int proxy_spec(proxy *p, proxy_state *st, char *spec, size_t cap) {
+    if (proxy_start(p, st) != 0) {
+        CHECK_MSG(0, "proxy starts");
+        return -1;
+    }
+    snprintf(spec, cap, "etcd=http://127.0.0.1:%d", p->port);
+    return 0;
 }
 
 /* ---- the tests ---------------------------------------------------------------- */
@@ -744,6 +763,22 @@ static void test_bad_data(cluster *cl) {
     CHECK_EQ_INT(tc_open("etcd=http://a,,http://b", &o, &c), TOID_EINVAL);
 }
 
+/* Opens a claimer on spec and claims nanoflake node (checked); 0 if both
+ * worked, else -1 with nothing left open. */
+static int open_and_claim(const char *spec, const toid_claimer_opts *o, uint32_t node,
+                          toid_claimer **c, toid_claim **k) {
+    *k = NULL;
+    CHECK_EQ_INT(tc_open(spec, o, c), 0);
+    if (!*c)
+        return -1;
+    CHECK_EQ_INT(toid_claim_acquire(*c, TOID_NANOFLAKE, 0, node, node, k), 0);
+    if (!*k) {
+        toid_claimer_close(*c);
+        return -1;
+    }
+    return 0;
+}
+
 /* Finding F1: a mark write can never move the mark back. A write of ours
  * that a stalled member applies late (captured by a proxy, the backend
  * failing over to a second one, then replayed by hand after a newer write)
@@ -753,10 +788,7 @@ static void test_mark_guard(cluster *cl) {
     int port = cl->m[0].client;
     const char *mkey = "/t5/nanoflake/marks/0000";
     proxy_state st;
-    memset(&st, 0, sizeof st);
-    st.etcd_port = port;
-    pthread_mutex_init(&st.mu, NULL);
-    b64(mkey, st.mark_b64);
+    proxy_state_init(&st, port, mkey);
     proxy pa, pb;
     if (proxy_start(&pa, &st) != 0 || proxy_start(&pb, &st) != 0) {
         CHECK_MSG(0, "proxies start");
@@ -767,11 +799,8 @@ static void test_mark_guard(cluster *cl) {
     toid_claimer_opts o;
     etcd_opts(&o, "/t5");
     toid_claimer *c;
-    toid_claim *k = NULL;
-    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0);
-    if (!k) {
-        toid_claimer_close(c);
+    toid_claim *k;
+    if (open_and_claim(spec, &o, 0, &c, &k) != 0) {
         proxy_stop(&pa);
         proxy_stop(&pb);
         return;
@@ -881,17 +910,11 @@ static void test_lease_gone(cluster *cl) {
 
     /* "TTL":"0" in a keepalive answer (the only endpoint: a proxy saying so) */
     proxy_state st;
-    memset(&st, 0, sizeof st);
-    st.etcd_port = port;
-    pthread_mutex_init(&st.mu, NULL);
-    snprintf(st.mark_b64, sizeof st.mark_b64, "(none)");
+    proxy_state_init(&st, port, NULL);
     proxy px;
-    if (proxy_start(&px, &st) != 0) {
-        CHECK_MSG(0, "proxy starts");
-        return;
-    }
     char spec[128];
-    snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d", px.port);
+    if (proxy_spec(&px, &st, spec, sizeof spec) != 0)
+        return;
     k = NULL;
     CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
     CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 1, 1, &k), 0);
@@ -931,27 +954,18 @@ static void *admit_run(void *arg) {
  * no lock across network I/O that an admit or its wake-up needs). */
 static void test_slow_write(cluster *cl) {
     proxy_state st;
-    memset(&st, 0, sizeof st);
-    st.etcd_port = cl->m[0].client;
-    pthread_mutex_init(&st.mu, NULL);
-    b64("/t8/nanoflake/marks/0000", st.mark_b64);
+    proxy_state_init(&st, cl->m[0].client, "/t8/nanoflake/marks/0000");
     proxy px;
-    if (proxy_start(&px, &st) != 0) {
-        CHECK_MSG(0, "proxy starts");
-        return;
-    }
     char spec[128];
-    snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d", px.port);
+    if (proxy_spec(&px, &st, spec, sizeof spec) != 0)
+        return;
     toid_claimer_opts o;
     etcd_opts(&o, "/t8");
     o.ttl_ms = 60000;              /* (the held write may last: the deadline is far) */
     o.request_timeout_ms = 60000;
     toid_claimer *c;
-    toid_claim *k = NULL;
-    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0);
-    if (!k) {
-        toid_claimer_close(c);
+    toid_claim *k;
+    if (open_and_claim(spec, &o, 0, &c, &k) != 0) {
         proxy_stop(&px);
         return;
     }

@@ -206,6 +206,21 @@ static int64_t mark_in(const char *dir, const char *name) {
     return p ? strtoll(p + 17, NULL, 10) : -2;
 }
 
+/* Claims node of f with the reset option (the mark forgotten), then closes;
+ * the acquire's result. */
+static int acquire_reset(const char *spec, const toid_claimer_opts *o, toid_format f,
+                         uint32_t node) {
+    toid_claimer *r;
+    toid_claim *k;
+    toid_claimer_opts ro = *o;
+    ro.reset = 1;
+    if (tc_open(spec, &ro, &r) != 0)
+        return -1;
+    int rc = toid_claim_acquire(r, f, 0, node, node, &k);
+    toid_claimer_close(r);
+    return rc;
+}
+
 static void test_local_basic(const char *dir) {
     char spec[700];
     snprintf(spec, sizeof spec, "local=%s", dir);
@@ -289,12 +304,7 @@ static void test_local_basic(const char *dir) {
     CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 9, 9, &kx), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "nanoflake-9.mark is corrupt"), "msg: %s", tc_last());
     /* the reset option forgets it */
-    toid_claimer *r;
-    toid_claimer_opts ro = o;
-    ro.reset = 1;
-    CHECK(tc_open(spec, &ro, &r) == 0);
-    CHECK_EQ_INT(toid_claim_acquire(r, TOID_NANOFLAKE, 0, 9, 9, &kx), 0);
-    toid_claimer_close(r);
+    CHECK_EQ_INT(acquire_reset(spec, &o, TOID_NANOFLAKE, 9), 0);
     toid_claim_release(k1, 0);
     toid_claimer_close(a); /* releases k2, k3 */
     toid_claimer_close(b);
@@ -430,12 +440,7 @@ static void test_local_range_behind(const char *dir) {
     CHECK_MSG(strstr(tc_last(), "no node of ulid-flake-scalable in 0-2") &&
               strstr(tc_last(), "1 refused as ahead of the clock"), "msg: %s", tc_last());
     /* node 0 was not left held by the refusals: the reset claimer takes it */
-    toid_claimer *r;
-    toid_claimer_opts ro = o;
-    ro.reset = 1;
-    CHECK(tc_open(spec, &ro, &r) == 0);
-    CHECK_EQ_INT(toid_claim_acquire(r, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), 0);
-    toid_claimer_close(r);
+    CHECK_EQ_INT(acquire_reset(spec, &o, TOID_ULID_FLAKE_SCALABLE, 0), 0);
     toid_claimer_close(c);
 }
 
