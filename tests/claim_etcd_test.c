@@ -8,7 +8,11 @@
  * after SIGCONT it admits nothing more (fenced) while another holds the
  * node; foreign data in a node or mark key; a mark of another epoch; an
  * unreachable endpoint, a wrong URL, a server that is not etcd (garbage,
- * JSON of another shape), fail-over past a dead endpoint.
+ * JSON of another shape), fail-over past a dead endpoint; a mark write
+ * delayed past a newer one is refused and a mark is never lowered (a proxy
+ * that holds a write back); a revoked lease, or a keepalive answered
+ * "TTL":"0", is a lost claim; a forked child cannot use its parent's claim;
+ * admits are not held up by a mark write that waits on a slow etcd.
  * Cluster: kill -9 of the leader while a holder admits: the claim lives on
  * through the other members; SIGSTOP of every member: admits stop before
  * the deadline and resume after SIGCONT. */

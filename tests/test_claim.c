@@ -3,8 +3,10 @@
  *   test_claim local        the local backend in a temp directory: lowest
  *                           free node, a second holder (another process) is
  *                           refused, the previous holder's mark is a floor
- *                           after kill -9, the files are toidd's, an unsafe
- *                           default directory is refused
+ *                           after kill -9, the files are toidd's, a forked
+ *                           child cannot use its parent's claim, a range
+ *                           claim goes past a node ahead of the clock, an
+ *                           unsafe default directory is refused
  *   test_claim etcd ETCD    a real etcd started here (see claim_etcd_test.c)
  *   test_claim port         prints a free loopback port (for run_claim_tests.sh)
  *
