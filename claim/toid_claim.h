@@ -145,8 +145,8 @@ int toid_claim_valid(const toid_claim *k, int64_t *ms_left);
  * Before IDs whose times span [min_ms, max_ms] leave the process: 0 if they
  * may (the claim is valid, min_ms is after the previous holder's mark, and
  * the durable mark is >= max_ms, written now if needed), TOID_CLAIM_ELOST
- * (also in a child of fork()),
- * TOID_CLAIM_EBEHIND or TOID_CLAIM_EIO. Thread-safe; no I/O on the fast path.
+ * (also in a child of fork()), TOID_CLAIM_EBEHIND or TOID_CLAIM_EIO.
+ * Thread-safe; no I/O on the fast path.
  */
 int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms);
 
