@@ -802,6 +802,8 @@ static void test_mark_guard(cluster *cl) {
     snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d,http://127.0.0.1:%d", pa.port, pb.port);
     toid_claimer_opts o;
     etcd_opts(&o, "/t5");
+    o.ttl_ms = 10000; /* (renewals through the proxies on a loaded machine) */
+    o.request_timeout_ms = 5000;
     toid_claimer *c;
     toid_claim *k;
     if (open_and_claim(spec, &o, 0, &c, &k) != 0) {
@@ -887,6 +889,7 @@ static void test_lease_gone(cluster *cl) {
     toid_claimer_opts o;
     etcd_opts(&o, "/t6");
     o.ttl_ms = 5000; /* well past the waits below: only the loss can end the claim */
+    o.request_timeout_ms = 3000;
     toid_claimer *c;
     toid_claim *k = NULL;
     CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
