@@ -28,8 +28,6 @@ TOID=$2
 ETCD=${3:-$(command -v etcd || true)}
 WORK=$(mktemp -d)
 PIDS=()          # every process started here (toidd, etcd, fetchers)
-passed=0
-failed=0
 TTL=2            # etcd lease TTL of the race tests, seconds
 
 cleanup() {
@@ -47,24 +45,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$*"
-}
-check() {   # check DESCRIPTION COMMAND...
-    local what=$1
-    shift
-    if "$@"; then pass; else fail "$what"; fi
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit $?
-}
-for tool in curl redis-cli timeout python3; do
-    command -v "$tool" >/dev/null || { fail "$tool is not installed (see the README's install command)"; finish; }
-done
+# pass/fail/check/finish, need_tools (its start/stop are replaced below)
+. "$(dirname "$0")/test_lib.sh"
+need_tools curl redis-cli timeout python3
 
 # ---------------------------------------------------------------- helpers
 # start I ARGS...: toidd instance I in the background (HTTP and RESP on free
