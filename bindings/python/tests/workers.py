@@ -1,0 +1,21 @@
+"""Work done in child processes (a module of its own so that the spawn start
+method, which imports it afresh in each child, finds it)."""
+import toid
+
+
+def ids(fmt, count):
+    """count IDs of fmt made one call at a time, as text."""
+    new = toid.new
+    return [new(fmt) for _ in range(count)]
+
+
+def nanoflake_after_fork(node, count):
+    """In a forked child: the inherited nanoflake generator must refuse (its
+    node is the parent's); after configure(node) it works."""
+    try:
+        toid.new("nanoflake")
+        refused = None
+    except toid.GenerationError as e:
+        refused = e.reason
+    toid.configure("nanoflake", node=node)
+    return refused, ids("nanoflake", count)
