@@ -7,9 +7,19 @@
 
 const path = require('path');
 
-// The addon that node-gyp built beside this file (TOID_NODE_ADDON: another).
-const native = require(process.env.TOID_NODE_ADDON ||
-  path.join(__dirname, 'build', 'Release', 'toid.node'));
+// The addon: $TOID_NODE_ADDON, else the one node-gyp built beside this file
+// (npm run build), else the one the checkout's CMake build made in build/.
+function loadAddon() {
+  const fs = require('fs');
+  const candidates = process.env.TOID_NODE_ADDON ? [process.env.TOID_NODE_ADDON] : [
+    path.join(__dirname, 'build', 'Release', 'toid.node'),
+    path.join(__dirname, '..', '..', 'build', 'bindings', 'node', 'build', 'Release', 'toid.node'),
+  ];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error(`toid: the addon is not built (looked for ${candidates.join(', ')})`);
+  return require(found);
+}
+const native = loadAddon();
 
 const FORMATS = Object.freeze(native.formats().map((f) => Object.freeze(f)));
 const INDEX = new Map(FORMATS.map((f, i) => [f.name, i]));
@@ -125,6 +135,8 @@ const toid = {
     for (let done = 0; done < n;) {
       const k = Math.min(n - done, BATCH_MAX);
       const buf = native.batchText(f, k);
+      // one copy per ID: slicing one long string would be cheaper, but each
+      // ID would then keep the whole batch's string alive
       for (let i = 0; i < k; i++) out[done + i] = buf.latin1Slice(i * len, (i + 1) * len);
       done += k;
     }
@@ -198,6 +210,8 @@ const toid = {
   libraryVersion: native.version(),
   /** @internal the floor of a call into the addon (benchmarks) */
   _noop: native.noop,
+  /** @internal n IDs made by the C library alone (benchmarks) */
+  _cLoop(format, n) { native.cLoop(formatIndex(format), n); },
 };
 
 function checkCount(n) {

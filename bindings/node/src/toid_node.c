@@ -214,6 +214,26 @@ static napi_value js_noop(napi_env env, napi_callback_info info) {
     return NULL;
 }
 
+/* cLoop(f, n): n IDs of f made by the C library alone (toid_new_text each),
+ * nothing returned: the benchmarks subtract it to show what the binding
+ * itself adds to a call. */
+static napi_value js_c_loop(napi_env env, napi_callback_info info) {
+    args_t a;
+    int f;
+    int64_t n = 0;
+    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0)
+        return NULL;
+    if (a.argc > 1)
+        napi_get_value_int64(env, a.argv[1], &n);
+    char text[TOID_TEXT_MAX];
+    for (int64_t i = 0; i < n; i++) {
+        int rc = toid_new_text((toid_format)f, text, sizeof text);
+        if (rc < 0)
+            return throw_generation(env, (toid_format)f, rc);
+    }
+    return NULL;
+}
+
 /* newText(f) */
 static napi_value js_new_text(napi_env env, napi_callback_info info) {
     args_t a;
@@ -241,9 +261,9 @@ static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
 /* Largest batch per call (larger ones are split by index.js). */
 #define BATCH_MAX 65536
 
-/* n IDs of f made in one library call: into a new Buffer of n binary values
- * (as_text false) or of n texts back to back (as_text true; index.js slices
- * it, the cheapest way to make n strings), strictly increasing. */
+/* n IDs of f made in one library call, strictly increasing, into a new
+ * Buffer: n binary values back to back, or n texts back to back (as_text;
+ * index.js cuts it into strings). */
 static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
     args_t a;
     int f;
@@ -538,7 +558,7 @@ NAPI_MODULE_EXPORT int32_t NODE_API_MODULE_GET_API_VERSION(void);
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     static const struct { const char *name; napi_callback fn; } fns[] = {
-        { "ulid", js_ulid }, { "uuidv7", js_uuidv7 }, { "noop", js_noop },
+        { "ulid", js_ulid }, { "uuidv7", js_uuidv7 }, { "noop", js_noop }, { "cLoop", js_c_loop },
         { "newText", js_new_text }, { "newBytes", js_new_bytes },
         { "batchText", js_batch_text }, { "batchBytes", js_batch_bytes },
         { "configure", js_configure }, { "decode", js_decode }, { "timeOf", js_time_of },

@@ -171,6 +171,27 @@ static PyObject *py_noop(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     Py_RETURN_NONE;
 }
 
+/* _c_loop(format, n): n IDs of format made by the C library alone, one
+ * toid_new_text call each, nothing returned: the benchmarks subtract it to
+ * show what the binding itself adds to a call. */
+static PyObject *py_c_loop(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *fmt;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "On:_c_loop", &fmt, &n))
+        return NULL;
+    int f = format_arg(fmt);
+    if (f < 0)
+        return NULL;
+    char text[TOID_TEXT_MAX];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int rc = toid_new_text((toid_format)f, text, sizeof text);
+        if (rc < 0)
+            return generation_error((toid_format)f, rc);
+    }
+    Py_RETURN_NONE;
+}
+
 /* n IDs of f into bin, and their texts into text (NUL-separated) if not
  * NULL. Touches no Python object: runs with or without the GIL. */
 static int fill(toid_format f, toid_gen *gen, size_t n, uint8_t *bin, char *text) {
@@ -634,6 +655,7 @@ static PyMethodDef module_methods[] = {
       "new_many(format, n, as_bytes=False) -> list: n strictly increasing IDs (uid11: sorted)." },
     { "_noop", (PyCFunction)(void (*)(void))py_noop, METH_FASTCALL,
       "Does nothing: the floor of a call into this module (benchmarks)." },
+    { "_c_loop", py_c_loop, METH_VARARGS, "Benchmarks: n IDs made by the C library alone." },
     { "configure", (PyCFunction)(void (*)(void))py_configure, METH_VARARGS | METH_KEYWORDS,
       "configure(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None)" },
     { "_decode", py_decode, METH_VARARGS, NULL },
