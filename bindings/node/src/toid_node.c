@@ -131,6 +131,12 @@ static int format_at(napi_env env, const args_t *a, size_t i) {
     return f;
 }
 
+/* The arguments of a call whose first argument is a format: its index, or -1
+ * with an exception pending. */
+static int format_call(napi_env env, napi_callback_info info, args_t *a) {
+    return get_args(env, info, a) ? format_at(env, a, 0) : -1;
+}
+
 /* Argument i as a string of at most cap - 1 bytes (UTF-8) into buf; *len its
  * length. A longer one is cut to cap - 1 bytes: still longer than any
  * format's text, so the decoder answers "length" as it would for the whole. */
@@ -180,6 +186,15 @@ static bool epoch_at(napi_env env, const args_t *a, size_t i, int64_t *epoch) {
     return true;
 }
 
+/* ---- results ------------------------------------------------------------ */
+
+/* A new Buffer with the binary value of format f. */
+static napi_value bytes_value(napi_env env, toid_format f, const uint8_t *bin) {
+    napi_value buf;
+    CHECK(env, napi_create_buffer_copy(env, toid_bin_size(f), bin, NULL, &buf));
+    return buf;
+}
+
 /* ---- generating ------------------------------------------------------ */
 
 static napi_value text_value(napi_env env, const char *text, int len) {
@@ -221,7 +236,7 @@ static napi_value js_c_loop(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
     int64_t n = 0;
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0)
+    if ((f = format_call(env, info, &a)) < 0)
         return NULL;
     if (a.argc > 1)
         napi_get_value_int64(env, a.argv[1], &n);
@@ -238,7 +253,7 @@ static napi_value js_c_loop(napi_env env, napi_callback_info info) {
 static napi_value js_new_text(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0)
+    if ((f = format_call(env, info, &a)) < 0)
         return NULL;
     return new_of(env, (toid_format)f);
 }
@@ -247,15 +262,13 @@ static napi_value js_new_text(napi_env env, napi_callback_info info) {
 static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0)
+    if ((f = format_call(env, info, &a)) < 0)
         return NULL;
     uint8_t bin[TOID_BIN_MAX];
     int rc = toid_new((toid_format)f, bin);
     if (rc < 0)
         return throw_generation(env, (toid_format)f, rc);
-    napi_value buf;
-    CHECK(env, napi_create_buffer_copy(env, toid_bin_size((toid_format)f), bin, NULL, &buf));
-    return buf;
+    return bytes_value(env, (toid_format)f, bin);
 }
 
 /* Largest batch per call (larger ones are split by index.js). */
@@ -268,7 +281,7 @@ static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
     args_t a;
     int f;
     int64_t n = 0;
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0)
+    if ((f = format_call(env, info, &a)) < 0)
         return NULL;
     if (a.argc < 2 || napi_get_value_int64(env, a.argv[1], &n) != napi_ok || n < 0
         || n > BATCH_MAX) {
@@ -317,7 +330,7 @@ static napi_value js_batch_bytes(napi_env env, napi_callback_info info) {
 static napi_value js_configure(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0)
+    if ((f = format_call(env, info, &a)) < 0)
         return NULL;
     toid_gen_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -347,30 +360,40 @@ static napi_value js_configure(napi_env env, napi_callback_info info) {
 /* Longest text worth copying: every format's text is at most 40 bytes. */
 #define TEXT_CAP 128
 
+/* Decodes argument 0 (a string) strictly as the format in argument 1, or
+ * detects the format when argument 1 is -1. Returns the format, or -1 with
+ * a RangeError (reason, position) or TypeError pending. */
+static int decode_call(napi_env env, const args_t *a, uint8_t *bin) {
+    char text[TEXT_CAP];
+    size_t len, pos = 0;
+    int32_t f = -1;
+    if (!string_at(env, a, 0, text, sizeof text, &len))
+        return -1;
+    if (a->argc > 1 && napi_get_value_int32(env, a->argv[1], &f) != napi_ok)
+        f = -1;
+    if (f >= 0 && (f = format_at(env, a, 1)) < 0)
+        return -1;
+    int rc = f >= 0 ? toid_decode((toid_format)f, text, len, bin, &pos)
+                    : toid_detect(text, len, bin, &pos);
+    if (rc < 0) {
+        throw_parse(env, f, rc, text, len, pos);
+        return -1;
+    }
+    return f >= 0 ? f : rc;
+}
+
 /* decode(text, f or -1) -> [f, Buffer]: strict, or detected with -1. */
 static napi_value js_decode(napi_env env, napi_callback_info info) {
     args_t a;
-    char text[TEXT_CAP];
-    size_t len;
-    int32_t f = -1;
-    if (!get_args(env, info, &a) || !string_at(env, &a, 0, text, sizeof text, &len))
-        return NULL;
-    if (a.argc > 1 && napi_get_value_int32(env, a.argv[1], &f) != napi_ok)
-        f = -1;
-    if (f >= 0 && (f = format_at(env, &a, 1)) < 0)
-        return NULL;
     uint8_t bin[TOID_BIN_MAX];
-    size_t pos = 0;
-    int rc = f >= 0 ? toid_decode((toid_format)f, text, len, bin, &pos)
-                    : toid_detect(text, len, bin, &pos);
-    if (rc < 0)
-        return throw_parse(env, f, rc, text, len < TEXT_CAP ? len : TEXT_CAP - 1, pos);
-    if (f < 0)
-        f = rc;
-    napi_value out, fv, buf;
+    int f;
+    if (!get_args(env, info, &a) || (f = decode_call(env, &a, bin)) < 0)
+        return NULL;
+    napi_value out, fv, buf = bytes_value(env, (toid_format)f, bin);
+    if (!buf)
+        return NULL;
     CHECK(env, napi_create_array_with_length(env, 2, &out));
     CHECK(env, napi_create_int32(env, f, &fv));
-    CHECK(env, napi_create_buffer_copy(env, toid_bin_size((toid_format)f), bin, NULL, &buf));
     CHECK(env, napi_set_element(env, out, 0, fv));
     CHECK(env, napi_set_element(env, out, 1, buf));
     return out;
@@ -379,23 +402,14 @@ static napi_value js_decode(napi_env env, napi_callback_info info) {
 /* timeOf(text, f or -1, epoch) -> unix ms: decode and time in one call. */
 static napi_value js_time_of(napi_env env, napi_callback_info info) {
     args_t a;
-    char text[TEXT_CAP];
-    size_t len;
-    int32_t f = -1;
-    int64_t epoch, ms;
-    if (!get_args(env, info, &a) || !string_at(env, &a, 0, text, sizeof text, &len))
-        return NULL;
-    if (a.argc > 1 && napi_get_value_int32(env, a.argv[1], &f) != napi_ok)
-        f = -1;
-    if ((f >= 0 && (f = format_at(env, &a, 1)) < 0) || !epoch_at(env, &a, 2, &epoch))
-        return NULL;
     uint8_t bin[TOID_BIN_MAX];
-    size_t pos = 0;
-    int rc = f >= 0 ? toid_decode((toid_format)f, text, len, bin, &pos)
-                    : toid_detect(text, len, bin, &pos);
+    int f;
+    int64_t epoch, ms;
+    if (!get_args(env, info, &a) || (f = decode_call(env, &a, bin)) < 0
+        || !epoch_at(env, &a, 2, &epoch))
+        return NULL;
+    int rc = toid_time_of((toid_format)f, bin, epoch, &ms);
     if (rc < 0)
-        return throw_parse(env, f, rc, text, len < TEXT_CAP ? len : TEXT_CAP - 1, pos);
-    if ((rc = toid_time_of((toid_format)(f >= 0 ? f : rc), bin, epoch, &ms)) < 0)
         return throw_value(env, "time", rc);
     napi_value v;
     CHECK(env, napi_create_int64(env, ms, &v));
@@ -407,7 +421,7 @@ static napi_value js_encode(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
     uint8_t bin[TOID_BIN_MAX];
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0
+    if ((f = format_call(env, info, &a)) < 0
         || !value_at(env, &a, 1, f, bin))
         return NULL;
     char text[TOID_TEXT_MAX];
@@ -424,7 +438,7 @@ static napi_value js_describe(napi_env env, napi_callback_info info) {
     int f;
     int64_t epoch;
     uint8_t bin[TOID_BIN_MAX];
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0
+    if ((f = format_call(env, info, &a)) < 0
         || !value_at(env, &a, 1, f, bin) || !epoch_at(env, &a, 2, &epoch))
         return NULL;
     toid_field fl[TOID_FIELDS_MAX];
@@ -455,7 +469,7 @@ static napi_value js_describe(napi_env env, napi_callback_info info) {
 static napi_value js_from_int(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0)
+    if ((f = format_call(env, info, &a)) < 0)
         return NULL;
     uint64_t u = 0;
     bool lossless = false;
@@ -471,9 +485,7 @@ static napi_value js_from_int(napi_env env, napi_callback_info info) {
     int rc = lossless ? toid_from_u64((toid_format)f, u, bin) : TOID_EOVERFLOW;
     if (rc < 0)
         return throw_value(env, "fromInt", rc);
-    napi_value buf;
-    CHECK(env, napi_create_buffer_copy(env, toid_bin_size((toid_format)f), bin, NULL, &buf));
-    return buf;
+    return bytes_value(env, (toid_format)f, bin);
 }
 
 /* make(f, { field: string }, epoch) -> Buffer */
@@ -481,7 +493,7 @@ static napi_value js_make(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
     int64_t epoch;
-    if (!get_args(env, info, &a) || (f = format_at(env, &a, 0)) < 0 || a.argc < 2
+    if ((f = format_call(env, info, &a)) < 0 || a.argc < 2
         || !epoch_at(env, &a, 2, &epoch))
         return NULL;
     napi_value keys;
@@ -512,9 +524,7 @@ static napi_value js_make(napi_env env, napi_callback_info info) {
     int rc = toid_make((toid_format)f, &in, epoch, bin);
     if (rc < 0)
         return throw_value(env, "make", rc);
-    napi_value buf;
-    CHECK(env, napi_create_buffer_copy(env, toid_bin_size((toid_format)f), bin, NULL, &buf));
-    return buf;
+    return bytes_value(env, (toid_format)f, bin);
 }
 
 /* formats() -> [{ name, bits, binSize, textLen, hasInt, epochConfigurable,
