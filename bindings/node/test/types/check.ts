@@ -1,0 +1,13 @@
+import * as toid from '../..';
+const a: string = toid.ulid();
+const b: string = toid.new('nanoflake');
+const id: toid.ID = toid.parse(a, 'ulid');
+const d: Date = toid.time(a);
+const n: bigint = id.int;
+const f = id.fields.int;
+const m: string[] = toid.newMany('ulid', 3);
+toid.configure('nanoflake', { node: 3, epoch: new Date() });
+const x: number = id.compare(toid.parse(b));
+console.log(a, b, d, n, f, m, x, toid.formats[0].textLength);
+// @ts-expect-error unknown format
+toid.new('ulidx');
