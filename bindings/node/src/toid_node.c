@@ -505,14 +505,18 @@ static napi_value js_make(napi_env env, napi_callback_info info) {
     for (uint32_t i = 0; i < nkeys; i++) {
         napi_value k, v;
         char name[32], value[96];
-        size_t nlen, vlen;
+        size_t nlen, vlen, nfull, vfull;
         CHECK(env, napi_get_element(env, keys, i, &k));
         CHECK(env, napi_get_property(env, a.argv[1], k, &v));
-        if (napi_get_value_string_utf8(env, k, name, sizeof name, &nlen) != napi_ok
-            || napi_get_value_string_utf8(env, v, value, sizeof value, &vlen) != napi_ok) {
+        if (napi_get_value_string_utf8(env, k, NULL, 0, &nfull) != napi_ok
+            || napi_get_value_string_utf8(env, v, NULL, 0, &vfull) != napi_ok) {
             napi_throw_type_error(env, "TOID_EINVALID", "make: fields must be strings");
             return NULL;
         }
+        if (nfull >= sizeof name || vfull >= sizeof value)   /* never a cut value */
+            return throw_value(env, "make: a field name or value is too long", TOID_EINVAL);
+        CHECK(env, napi_get_value_string_utf8(env, k, name, sizeof name, &nlen));
+        CHECK(env, napi_get_value_string_utf8(env, v, value, sizeof value, &vlen));
         int rc = toid_fields_set((toid_format)f, &in, name, nlen, value, vlen);
         if (rc < 0) {
             char what[160];

@@ -110,6 +110,8 @@ test('errors: RangeError for values with reason and position, TypeError for type
   check(() => toid.fromInt(2n ** 63n, 'nanoflake'), RangeError, 'overflow', undefined);
   check(() => toid.configure('nanoflake', { node: 1024 }), RangeError, 'invalid', undefined);
   check(() => toid.make('nanoflake', { unix_ms: 0 }), RangeError, 'range', undefined);
+  check(() => toid.make('ulid', { unix_ms: `1${'0'.repeat(94)}x`, random: '0'.repeat(20) }),
+    RangeError, 'invalid', undefined);                        // too long: refused, never cut
   assert.throws(() => toid.parse(42), TypeError);
   assert.throws(() => toid.new(7), TypeError);
   assert.throws(() => toid.fromInt(5, 'uid11'), TypeError);
