@@ -231,3 +231,14 @@ def test_generator_objects():
 
 def test_library_version():
     assert toid.LIBRARY_VERSION.count(".") == 2
+
+
+def test_libtoid_inside_the_module_stays_private():
+    # libtoid is linked in statically with its symbols hidden: the module
+    # exports its init function and nothing of the library
+    import ctypes
+    from toid import _toid
+    lib = ctypes.CDLL(_toid.__file__)
+    assert hasattr(lib, "PyInit__toid")
+    for name in ("toid_new", "toid_decode", "toid_new_text", "toid_version"):
+        assert not hasattr(lib, name), name
