@@ -426,7 +426,8 @@ static PyTypeObject GeneratorType = {
 
 /* ---- decoding and the value's views ------------------------------------ */
 
-/* text (str or bytes) as a byte range; *keep holds what must stay alive. */
+/* text (str or bytes) as bytes and their length: a str as its UTF-8 (kept by
+ * the str itself), so a decoder counts and reports in bytes. */
 static const char *text_arg(PyObject *obj, Py_ssize_t *len) {
     if (PyUnicode_Check(obj))
         return PyUnicode_AsUTF8AndSize(obj, len);
@@ -482,12 +483,11 @@ static int value_arg(int f, PyObject *obj, uint8_t *bin) {
     return 0;
 }
 
-/* Parses (format, value[, epoch]) arguments. */
-static int value_args(const char *fn, PyObject *args, int *f, uint8_t *bin, int64_t *epoch) {
+/* Parses (format, value[, epoch]) arguments: the value checked into bin. */
+static int value_args(PyObject *args, int *f, uint8_t *bin, int64_t *epoch) {
     PyObject *fmt, *value, *ep = Py_None;
     if (!PyArg_ParseTuple(args, "OO|O", &fmt, &value, &ep))
         return -1;
-    (void)fn;
     if ((*f = format_arg(fmt)) < 0 || value_arg(*f, value, bin) < 0)
         return -1;
     *epoch = TOID_EPOCH_DEFAULT;
@@ -517,7 +517,7 @@ static PyObject *py_encode(PyObject *self, PyObject *args) {
     int f;
     uint8_t bin[TOID_BIN_MAX];
     int64_t epoch;
-    if (value_args("encode", args, &f, bin, &epoch) < 0)
+    if (value_args(args, &f, bin, &epoch) < 0)
         return NULL;
     char text[TOID_TEXT_MAX];
     int len = toid_encode((toid_format)f, bin, text, sizeof text);
@@ -529,7 +529,7 @@ static PyObject *py_unix_ms(PyObject *self, PyObject *args) {
     int f;
     uint8_t bin[TOID_BIN_MAX];
     int64_t epoch, ms;
-    if (value_args("unix_ms", args, &f, bin, &epoch) < 0)
+    if (value_args(args, &f, bin, &epoch) < 0)
         return NULL;
     int rc = toid_time_of((toid_format)f, bin, epoch, &ms);
     return rc < 0 ? value_error("unix_ms", rc) : PyLong_FromLongLong(ms);
@@ -542,7 +542,7 @@ static PyObject *py_describe(PyObject *self, PyObject *args) {
     int f;
     uint8_t bin[TOID_BIN_MAX];
     int64_t epoch;
-    if (value_args("describe", args, &f, bin, &epoch) < 0)
+    if (value_args(args, &f, bin, &epoch) < 0)
         return NULL;
     toid_field fl[TOID_FIELDS_MAX];
     int n = toid_describe((toid_format)f, bin, epoch, fl);
