@@ -68,6 +68,16 @@ export declare class ID {
   toJSON(): string;
 }
 
+/** A generator of one's own beside the process-wide ones, with its own node and epoch. */
+export declare class Generator {
+  constructor(format: FormatName, options?: { node?: number } & EpochOption);
+  readonly format: FormatName;
+  new(): string;
+  newBytes(): Buffer;
+  newMany(n: number): string[];
+  newManyBytes(n: number): Buffer;
+}
+
 /** A new ULID from the process-wide generator (monotonic, fork-safe). */
 export declare function ulid(): string;
 /** A new UUIDv7 from the process-wide generator (monotonic, fork-safe). */

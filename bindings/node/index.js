@@ -115,6 +115,63 @@ function idOf(format, bytes, epoch) {
   return new ID(ONE_TEXT, format, bytes, epoch);
 }
 
+// n IDs from target (a format index, or a generator) as strings.
+function manyTexts(target, f, n) {
+  checkCount(n);
+  const len = FORMATS[f].textLength;
+  const out = new Array(n);
+  for (let done = 0; done < n;) {
+    const k = Math.min(n - done, BATCH_MAX);
+    const buf = native.batchText(target, k);
+    // one copy per ID: slicing one long string would be cheaper, but each
+    // ID would then keep the whole batch's string alive
+    for (let i = 0; i < k; i++) out[done + i] = buf.latin1Slice(i * len, (i + 1) * len);
+    done += k;
+  }
+  return out;
+}
+
+// n IDs from target back to back in one Buffer.
+function manyBytes(target, n) {
+  checkCount(n);
+  if (n <= BATCH_MAX) return native.batchBytes(target, n);
+  const parts = [];
+  for (let done = 0; done < n; done += BATCH_MAX) {
+    parts.push(native.batchBytes(target, Math.min(n - done, BATCH_MAX)));
+  }
+  return Buffer.concat(parts);
+}
+
+// A generator of one's own beside the process-wide ones, with its own node
+// and epoch: new toid.Generator('nanoflake', { node: 7 }). Strictly
+// increasing (uid11: unique within a ms); it belongs to the thread (main or
+// worker) that made it.
+class Generator {
+  #g; #f;
+
+  constructor(format, options = {}) {
+    this.#f = formatIndex(format);
+    this.#g = native.genCreate(this.#f, options.node, epochMs(options.epoch));
+    Object.freeze(this);
+  }
+
+  get format() { return FORMATS[this.#f].name; }
+  /** The next ID as text. */
+  new() { return native.newText(this.#g); }
+  /** The next ID as a Buffer. */
+  newBytes() { return native.newBytes(this.#g); }
+  /** The next n IDs as strings. */
+  newMany(n) { return manyTexts(this.#g, this.#f, n); }
+  /** The next n IDs back to back in one Buffer. */
+  newManyBytes(n) { return manyBytes(this.#g, n); }
+}
+
+function checkCount(n) {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new RangeError('count must be an integer >= 0');
+  }
+}
+
 const toid = {
   /** A new ULID (text) from the process-wide generator. */
   ulid: native.ulid,
@@ -129,30 +186,10 @@ const toid = {
   /** n strictly increasing IDs of format as texts (uid11: sorted), made in batches. */
   newMany(format, n) {
     const f = formatIndex(format);
-    checkCount(n);
-    const len = FORMATS[f].textLength;
-    const out = new Array(n);
-    for (let done = 0; done < n;) {
-      const k = Math.min(n - done, BATCH_MAX);
-      const buf = native.batchText(f, k);
-      // one copy per ID: slicing one long string would be cheaper, but each
-      // ID would then keep the whole batch's string alive
-      for (let i = 0; i < k; i++) out[done + i] = buf.latin1Slice(i * len, (i + 1) * len);
-      done += k;
-    }
-    return out;
+    return manyTexts(f, f, n);
   },
   /** n strictly increasing IDs of format back to back in one Buffer (n * binSize bytes). */
-  newManyBytes(format, n) {
-    const f = formatIndex(format);
-    checkCount(n);
-    if (n <= BATCH_MAX) return native.batchBytes(f, n);
-    const parts = [];
-    for (let done = 0; done < n; done += BATCH_MAX) {
-      parts.push(native.batchBytes(f, Math.min(n - done, BATCH_MAX)));
-    }
-    return Buffer.concat(parts);
-  },
+  newManyBytes(format, n) { return manyBytes(formatIndex(format), n); },
 
   /** Strict decoding: an ID, or a RangeError with .reason ('length', 'char',
    * 'overflow') and .position for 'char'. Without format, detected. */
@@ -207,17 +244,12 @@ const toid = {
 
   formats: FORMATS,
   ID,
+  Generator,
   libraryVersion: native.version(),
   /** @internal the floor of a call into the addon (benchmarks) */
   _noop: native.noop,
   /** @internal n IDs made by the C library alone (benchmarks) */
   _cLoop(format, n) { native.cLoop(formatIndex(format), n); },
 };
-
-function checkCount(n) {
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new RangeError('count must be an integer >= 0');
-  }
-}
 
 module.exports = toid;

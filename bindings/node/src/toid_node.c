@@ -137,6 +137,45 @@ static int format_call(napi_env env, napi_callback_info info, args_t *a) {
     return get_args(env, info, a) ? format_at(env, a, 0) : -1;
 }
 
+/* A generator of the caller's own (toid.Generator), held by a JavaScript
+ * external and freed with it. */
+typedef struct {
+    toid_format format;
+    toid_gen gen;
+} own_gen;
+
+/* Marks the externals that are own_gen, so no other external passes for one. */
+static const napi_type_tag OWN_GEN_TAG = { 0x746f69645f67656eULL, 0x8e1c7a0b5f3d2941ULL };
+
+static void own_gen_free(napi_env env, void *data, void *hint) {
+    (void)env;
+    (void)hint;
+    free(data);
+}
+
+/* The arguments of a generating call: the first is a format index (the
+ * process-wide generator: *gen NULL) or a generator from genCreate. Returns
+ * the format, or -1 with an exception pending. */
+static int target_call(napi_env env, napi_callback_info info, args_t *a, toid_gen **gen) {
+    *gen = NULL;
+    if (!get_args(env, info, a))
+        return -1;
+    napi_valuetype t = napi_undefined;
+    if (a->argc > 0)
+        napi_typeof(env, a->argv[0], &t);
+    if (t != napi_external)
+        return format_at(env, a, 0);
+    bool ours = false;
+    own_gen *g = NULL;
+    if (napi_check_object_type_tag(env, a->argv[0], &OWN_GEN_TAG, &ours) != napi_ok || !ours
+        || napi_get_value_external(env, a->argv[0], (void **)&g) != napi_ok) {
+        napi_throw_type_error(env, "TOID_EINVALID", "not a toid generator");
+        return -1;
+    }
+    *gen = &g->gen;
+    return (int)g->format;
+}
+
 /* Argument i as a string of at most cap - 1 bytes (UTF-8) into buf; *len its
  * length. A longer one is cut to cap - 1 bytes: still longer than any
  * format's text, so the decoder answers "length" as it would for the whole. */
@@ -203,9 +242,9 @@ static napi_value text_value(napi_env env, const char *text, int len) {
     return s;
 }
 
-static napi_value new_of(napi_env env, toid_format f) {
+static napi_value new_of(napi_env env, toid_format f, toid_gen *gen) {
     char text[TOID_TEXT_MAX];
-    int len = toid_new_text(f, text, sizeof text);
+    int len = gen ? toid_gen_next_text(gen, text, sizeof text) : toid_new_text(f, text, sizeof text);
     if (len < 0)
         return throw_generation(env, f, len);
     return text_value(env, text, len);
@@ -214,12 +253,12 @@ static napi_value new_of(napi_env env, toid_format f) {
 /* ulid(), uuidv7(): no arguments to read. */
 static napi_value js_ulid(napi_env env, napi_callback_info info) {
     (void)info;
-    return new_of(env, TOID_ULID);
+    return new_of(env, TOID_ULID, NULL);
 }
 
 static napi_value js_uuidv7(napi_env env, napi_callback_info info) {
     (void)info;
-    return new_of(env, TOID_UUIDV7);
+    return new_of(env, TOID_UUIDV7, NULL);
 }
 
 /* The floor of a call into the addon, for the benchmarks. */
@@ -249,23 +288,25 @@ static napi_value js_c_loop(napi_env env, napi_callback_info info) {
     return NULL;
 }
 
-/* newText(f) */
+/* newText(f or generator) */
 static napi_value js_new_text(napi_env env, napi_callback_info info) {
     args_t a;
+    toid_gen *gen;
     int f;
-    if ((f = format_call(env, info, &a)) < 0)
+    if ((f = target_call(env, info, &a, &gen)) < 0)
         return NULL;
-    return new_of(env, (toid_format)f);
+    return new_of(env, (toid_format)f, gen);
 }
 
-/* newBytes(f) -> Buffer */
+/* newBytes(f or generator) -> Buffer */
 static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
     args_t a;
+    toid_gen *gen;
     int f;
-    if ((f = format_call(env, info, &a)) < 0)
+    if ((f = target_call(env, info, &a, &gen)) < 0)
         return NULL;
     uint8_t bin[TOID_BIN_MAX];
-    int rc = toid_new((toid_format)f, bin);
+    int rc = gen ? toid_gen_next(gen, bin, NULL) : toid_new((toid_format)f, bin);
     if (rc < 0)
         return throw_generation(env, (toid_format)f, rc);
     return bytes_value(env, (toid_format)f, bin);
@@ -279,9 +320,10 @@ static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
  * index.js cuts it into strings). */
 static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
     args_t a;
+    toid_gen *gen;
     int f;
     int64_t n = 0;
-    if ((f = format_call(env, info, &a)) < 0)
+    if ((f = target_call(env, info, &a, &gen)) < 0)
         return NULL;
     if (a.argc < 2 || napi_get_value_int64(env, a.argv[1], &n) != napi_ok || n < 0
         || n > BATCH_MAX) {
@@ -294,7 +336,9 @@ static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
         napi_throw_error(env, "TOID_ENOMEM", "out of memory");
         return NULL;
     }
-    int rc = n ? toid_new_batch((toid_format)f, bin, (size_t)n, NULL) : 0;
+    int rc = n == 0 ? 0
+             : gen  ? toid_gen_batch(gen, bin, (size_t)n, NULL)
+                    : toid_new_batch((toid_format)f, bin, (size_t)n, NULL);
     if (rc < 0) {
         free(bin);
         return throw_generation(env, (toid_format)f, rc);
@@ -326,33 +370,65 @@ static napi_value js_batch_bytes(napi_env env, napi_callback_info info) {
     return batch(env, info, false);
 }
 
-/* configure(f, node|undefined, epoch|undefined) */
+/* A generator configuration for format f from arguments 1 (node or
+ * undefined) and 2 (epoch or undefined). */
+static bool config_at(napi_env env, const args_t *a, int f, toid_gen_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->format = (toid_format)f;
+    napi_valuetype t = napi_undefined;
+    if (a->argc > 1)
+        napi_typeof(env, a->argv[1], &t);
+    if (t != napi_undefined) {
+        int64_t node = -1;
+        if (t != napi_number || napi_get_value_int64(env, a->argv[1], &node) != napi_ok || node < 0
+            || node > UINT32_MAX) {
+            napi_throw_range_error(env, "TOID_EINVALID", "node must be an integer >= 0 (invalid)");
+            return false;
+        }
+        cfg->node = (uint32_t)node;
+    }
+    return epoch_at(env, a, 2, &cfg->epoch_ms);
+}
+
+/* configure(f, node|undefined, epoch|undefined): the process-wide generator */
 static napi_value js_configure(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
-    if ((f = format_call(env, info, &a)) < 0)
-        return NULL;
     toid_gen_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.format = (toid_format)f;
-    napi_valuetype t = napi_undefined;
-    if (a.argc > 1)
-        napi_typeof(env, a.argv[1], &t);
-    if (t != napi_undefined) {
-        int64_t node = -1;
-        if (t != napi_number || napi_get_value_int64(env, a.argv[1], &node) != napi_ok || node < 0
-            || node > UINT32_MAX) {
-            napi_throw_range_error(env, "TOID_EINVALID", "node must be an integer >= 0 (invalid)");
-            return NULL;
-        }
-        cfg.node = (uint32_t)node;
-    }
-    if (!epoch_at(env, &a, 2, &cfg.epoch_ms))
+    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg))
         return NULL;
     int rc = toid_configure(&cfg);
     if (rc < 0)
         return throw_value(env, "configure", rc);
     return NULL;
+}
+
+/* genCreate(f, node|undefined, epoch|undefined) -> a generator of one's own,
+ * for newText, newBytes, batchText and batchBytes. */
+static napi_value js_gen_create(napi_env env, napi_callback_info info) {
+    args_t a;
+    int f;
+    toid_gen_config cfg;
+    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg))
+        return NULL;
+    own_gen *g = calloc(1, sizeof *g);   /* ~33 KiB (uid11's table), never moved */
+    if (!g) {
+        napi_throw_error(env, "TOID_ENOMEM", "out of memory");
+        return NULL;
+    }
+    g->format = (toid_format)f;
+    int rc = toid_gen_init(&g->gen, &cfg);
+    if (rc < 0) {
+        free(g);
+        return throw_value(env, "Generator", rc);
+    }
+    napi_value ext;
+    if (napi_create_external(env, g, own_gen_free, NULL, &ext) != napi_ok) {
+        free(g);
+        return NULL;
+    }
+    CHECK(env, napi_type_tag_object(env, ext, &OWN_GEN_TAG));
+    return ext;
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -575,7 +651,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         { "ulid", js_ulid }, { "uuidv7", js_uuidv7 }, { "noop", js_noop }, { "cLoop", js_c_loop },
         { "newText", js_new_text }, { "newBytes", js_new_bytes },
         { "batchText", js_batch_text }, { "batchBytes", js_batch_bytes },
-        { "configure", js_configure }, { "decode", js_decode }, { "timeOf", js_time_of },
+        { "configure", js_configure }, { "genCreate", js_gen_create }, { "decode", js_decode }, { "timeOf", js_time_of },
         { "encode", js_encode }, { "describe", js_describe }, { "fromInt", js_from_int },
         { "make", js_make }, { "formats", js_formats }, { "version", js_version },
     };

@@ -135,3 +135,20 @@ test('configure: node and epoch of the process-wide generators', () => {
   assert.equal(toid.parse(text, 'nanoflake', { epoch }).time.getTime(), t.getTime());
   toid.configure('nanoflake', { node: 0 });
 });
+
+test('Generator: a generator of its own, with its own node', () => {
+  const g = new toid.Generator('nanoflake', { node: 9 });
+  assert.equal(g.format, 'nanoflake');
+  const ids = [g.new(), ...g.newMany(3000), g.new()];
+  for (let i = 1; i < ids.length; i++) assert.ok(ids[i - 1] < ids[i]);
+  assert.deepEqual(new Set(ids.map((t) => toid.parse(t, 'nanoflake').fields.generator)), new Set([9]));
+  const raw = g.newManyBytes(100);
+  assert.equal(raw.length, 800);
+  assert.equal(Buffer.compare(toid.parse(ids.at(-1), 'nanoflake').bytes, raw.subarray(0, 8)), -1);
+  assert.equal(g.newBytes().length, 8);
+  const epoch = new Date('2020-01-01T00:00:00Z');
+  const e = new toid.Generator('ulid-flake', { epoch });
+  assert.ok(Math.abs(toid.time(e.new(), 'ulid-flake', { epoch }).getTime() - Date.now()) < 3600e3);
+  assert.throws(() => new toid.Generator('nanoflake', { node: 1024 }), RangeError);
+  assert.throws(() => new toid.Generator('nope'), RangeError);
+});

@@ -8,6 +8,9 @@ const f = id.fields.int;
 const m: string[] = toid.newMany('ulid', 3);
 toid.configure('nanoflake', { node: 3, epoch: new Date() });
 const x: number = id.compare(toid.parse(b));
+const g = new toid.Generator('nanoflake', { node: 7 });
+const gm: string[] = g.newMany(2);
+console.log(g.new(), g.newBytes().length, gm, g.format);
 console.log(a, b, d, n, f, m, x, toid.formats[0].textLength);
 // @ts-expect-error unknown format
 toid.new('ulidx');
