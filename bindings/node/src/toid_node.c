@@ -33,18 +33,6 @@
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Throws err (made by napi_create_*_error) with .reason, and .position when
- * pos >= 0. */
-static napi_value throw_with(napi_env env, napi_value err, int rc, long pos) {
-    napi_value v;
-    if (napi_create_string_utf8(env, toid_err_name(rc), NAPI_AUTO_LENGTH, &v) == napi_ok)
-        napi_set_named_property(env, err, "reason", v);
-    if (pos >= 0 && napi_create_int64(env, pos, &v) == napi_ok)
-        napi_set_named_property(env, err, "position", v);
-    napi_throw(env, err);
-    return NULL;
-}
-
 /* The code property of an error: "TOID_ECHAR", ... */
 static napi_value error_code(napi_env env, int rc) {
     char code[32];
@@ -57,6 +45,24 @@ static napi_value error_code(napi_env env, int rc) {
     return v;
 }
 
+/* Throws an Error (range false) or a RangeError (range true) with message
+ * msg, .code ("TOID_ECHAR"), .reason ("char") and, when pos >= 0, .position. */
+static napi_value throw_toid(napi_env env, bool range, const char *msg, int rc, long pos) {
+    napi_value m, err, v;
+    napi_status st = napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m);
+    if (st == napi_ok)
+        st = range ? napi_create_range_error(env, error_code(env, rc), m, &err)
+                   : napi_create_error(env, error_code(env, rc), m, &err);
+    if (st != napi_ok)
+        return NULL;
+    if (napi_create_string_utf8(env, toid_err_name(rc), NAPI_AUTO_LENGTH, &v) == napi_ok)
+        napi_set_named_property(env, err, "reason", v);
+    if (pos >= 0 && napi_create_int64(env, pos, &v) == napi_ok)
+        napi_set_named_property(env, err, "position", v);
+    napi_throw(env, err);
+    return NULL;
+}
+
 /* Throws an Error for a generator failure (clock, exhausted, forked...). */
 static napi_value throw_generation(napi_env env, toid_format f, int rc) {
     char msg[320];
@@ -67,11 +73,7 @@ static napi_value throw_generation(napi_env env, toid_format f, int rc) {
                  "the running processes (forked)", name, name);
     else
         snprintf(msg, sizeof msg, "%s: %s (%s)", name, toid_strerror(rc), toid_err_name(rc));
-    napi_value m, err;
-    if (napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m) != napi_ok
-        || napi_create_error(env, error_code(env, rc), m, &err) != napi_ok)
-        return NULL;
-    return throw_with(env, err, rc, -1);
+    return throw_toid(env, false, msg, rc, -1);
 }
 
 /* Throws a RangeError for a text that format f (or no format, f < 0) refused. */
@@ -89,22 +91,14 @@ static napi_value throw_parse(napi_env env, int f, int rc, const char *text, siz
     else
         snprintf(msg, sizeof msg, "'%s' is not a valid %s: %s (%s)", shown, what,
                  toid_strerror(rc), toid_err_name(rc));
-    napi_value m, err;
-    if (napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m) != napi_ok
-        || napi_create_range_error(env, error_code(env, rc), m, &err) != napi_ok)
-        return NULL;
-    return throw_with(env, err, rc, rc == TOID_ECHAR ? (long)pos : -1);
+    return throw_toid(env, true, msg, rc, rc == TOID_ECHAR ? (long)pos : -1);
 }
 
 /* Throws a RangeError "what: message (class)" for other library errors. */
 static napi_value throw_value(napi_env env, const char *what, int rc) {
     char msg[256];
     snprintf(msg, sizeof msg, "%s: %s (%s)", what, toid_strerror(rc), toid_err_name(rc));
-    napi_value m, err;
-    if (napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m) != napi_ok
-        || napi_create_range_error(env, error_code(env, rc), m, &err) != napi_ok)
-        return NULL;
-    return throw_with(env, err, rc, -1);
+    return throw_toid(env, true, msg, rc, -1);
 }
 
 /* ---- arguments ----------------------------------------------------------- */
