@@ -69,8 +69,8 @@ static napi_value throw_generation(napi_env env, toid_format f, int rc) {
     const char *name = toid_format_get(f)->name;
     if (rc == TOID_EFORKED)
         snprintf(msg, sizeof msg, "%s: this process is a fork and its parent goes on with the "
-                 "node it had: call toid.configure('%s', { node }) with a node unique among "
-                 "the running processes (forked)", name, name);
+                 "node it had: call toid.configure('%s', { node }), or make a new "
+                 "toid.Generator, with a node unique among the running processes (forked)", name, name);
     else
         snprintf(msg, sizeof msg, "%s: %s (%s)", name, toid_strerror(rc), toid_err_name(rc));
     return throw_toid(env, false, msg, rc, -1);

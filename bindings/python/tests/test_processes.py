@@ -40,3 +40,13 @@ def test_node_format_refuses_in_a_forked_child_until_given_its_node():
         assert {toid.parse(i, "nanoflake").fields["generator"] for i in ids[:10]} == {node}
         every = every + ids
     assert len(set(every)) == len(every)
+
+
+
+def test_own_generator_of_a_node_format_refuses_in_a_forked_child():
+    workers.INHERITED = toid.Generator("ulid-flake-scalable", node=4)   # inherited by fork
+    workers.INHERITED.new()
+    with mp.get_context("fork").Pool(1) as pool:
+        reason, message = pool.apply(workers.inherited_generator_refusal)
+    assert reason == "forked" and "toid.Generator" in message
+    workers.INHERITED.new()                 # the parent goes on with its node

@@ -19,3 +19,15 @@ def nanoflake_after_fork(node, count):
         refused = e.reason
     toid.configure("nanoflake", node=node)
     return refused, ids("nanoflake", count)
+
+
+INHERITED = None   # a toid.Generator the parent sets before forking
+
+
+def inherited_generator_refusal():
+    """In a forked child: the inherited Generator of a node format refuses."""
+    try:
+        INHERITED.new()
+        return None, ""
+    except toid.GenerationError as e:
+        return e.reason, str(e)

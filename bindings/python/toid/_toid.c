@@ -63,8 +63,9 @@ static PyObject *generation_error(toid_format f, int rc) {
     const char *name = toid_format_get(f)->name;
     PyObject *msg = rc == TOID_EFORKED
         ? PyUnicode_FromFormat("%s: this process is a fork and its parent goes on with the "
-                               "node it had: call toid.configure(%R, node=N) with a node unique "
-                               "among the running processes (forked)", name, format_names[f])
+                               "node it had: call toid.configure(%R, node=N), or make a new "
+                               "toid.Generator, with a node unique among the running "
+                               "processes (forked)", name, format_names[f])
         : PyUnicode_FromFormat("%s: %s (%s)", name, toid_strerror(rc), toid_err_name(rc));
     PyObject *exc = msg ? PyObject_CallOneArg(GenerationError, msg) : NULL;
     Py_XDECREF(msg);
