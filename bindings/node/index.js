@@ -55,7 +55,7 @@ function toBigInt(buf) {
   return buf.length ? BigInt('0x' + buf.toString('hex')) : 0n;
 }
 
-const ONE_TEXT = Symbol('toid.ID');
+const CONSTRUCT = Symbol('toid.ID');
 
 // An ID value: its format and bytes (and the epoch it was read with, for the
 // formats whose epoch is configurable). Immutable; compare with compare() or
@@ -64,7 +64,7 @@ class ID {
   #format; #bytes; #epoch; #text;
 
   constructor(token, format, bytes, epoch) {
-    if (token !== ONE_TEXT) throw new TypeError('use toid.parse, toid.fromBytes or toid.fromInt');
+    if (token !== CONSTRUCT) throw new TypeError('use toid.parse, toid.fromBytes or toid.fromInt');
     this.#format = format;
     this.#bytes = bytes;
     this.#epoch = epoch;
@@ -112,7 +112,7 @@ class ID {
 }
 
 function idOf(format, bytes, epoch) {
-  return new ID(ONE_TEXT, format, bytes, epoch);
+  return new ID(CONSTRUCT, format, bytes, epoch);
 }
 
 // n IDs from target (a format index, or a generator) as strings.

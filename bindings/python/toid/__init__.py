@@ -25,6 +25,8 @@ from toid._toid import (  # noqa: F401  (re-exported)
     new_many,
 )
 
+__version__ = "0.1.0"
+
 __all__ = [
     "FORMATS", "ID", "Generator", "GenerationError", "ParseError", "configure", "formats",
     "make", "new", "new_bytes", "new_many", "parse", "time_bounds", "LIBRARY_VERSION",

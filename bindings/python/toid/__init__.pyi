@@ -7,6 +7,7 @@ FormatName = Literal["ulid", "ulid-flake", "ulid-flake-scalable", "scru160", "na
                      "uid11", "uid11-seq", "uuidv7"]
 Epoch = Union[int, datetime.datetime, None]
 
+__version__: str
 LIBRARY_VERSION: str
 FORMATS: Tuple[str, ...]
 
