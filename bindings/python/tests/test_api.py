@@ -242,3 +242,26 @@ def test_libtoid_inside_the_module_stays_private():
     assert hasattr(lib, "PyInit__toid")
     for name in ("toid_new", "toid_decode", "toid_new_text", "toid_version"):
         assert not hasattr(lib, name), name
+
+
+def test_type_stubs_declare_the_public_api():
+    import ast
+    import os
+    stub = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "toid", "__init__.pyi")
+    with open(stub, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    declared = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            declared.add(node.name)
+        elif isinstance(node, ast.AnnAssign):
+            declared.add(node.target.id)
+    missing = set(toid.__all__) - declared
+    assert not missing, f"not in the stubs: {missing}"
+    for cls in ("ID", "Generator"):
+        body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+        names = {n.name for n in body.body if isinstance(n, ast.FunctionDef)}
+        public = {k for k in vars(getattr(toid, cls)) if not k.startswith("_")}
+        if cls == "Generator":
+            public |= {k for k in dir(toid.Generator) if not k.startswith("_")}
+        assert public <= names, f"{cls}: not in the stubs: {public - names}"
