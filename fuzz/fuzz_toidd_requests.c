@@ -39,6 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     sbuf_init(&out, cfg.max_output);
     http_limits hl = {cfg.max_head, cfg.max_head, 100};
     resp_limits rl = {1024, 4096, RESP_MAX_ARGS};
+    resp_session *sess = http ? NULL : resp_session_open(-1, &cfg);   /* HELLO, MULTI... */
     for (int n = 0; n < 64 && used < len; n++) {
         size_t before = out.len;
         int rc;
@@ -67,14 +68,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             used += (size_t)r;
             if (cmd.argc == 0)
                 continue;
-            rc = resp_handle(&cmd, &out, &sc, &cfg);
-            REQUIRE(rc < 0 || (out.len > before && strchr("+-:$*", out.data[before]) != NULL));
+            rc = resp_handle(&cmd, sess, &out, &sc, &cfg);
+            REQUIRE(rc < 0 || (out.len > before && strchr("+-:$*%_=", out.data[before]) != NULL));
         }
         if (rc != 0)
             break;   /* close (1) or output limit (-1) */
         if (out.len > 100000)
             sbuf_reset(&out);
     }
+    if (sess)
+        resp_session_close(sess);
     sbuf_free(&out);
     return 0;
 }

@@ -10,10 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "listen.h"
+
 static const char usage[] =
     "Usage: toidd [OPTION]...\n"
     "The toid ID server: time-ordered IDs (ulid, ulid-flake, ulid-flake-scalable, scru160,\n"
-    "nanoflake, uid11, uid11-seq, uuidv7) over HTTP/1.1 and RESP2 (the Redis protocol).\n"
+    "nanoflake, uid11, uid11-seq, uuidv7) over HTTP/1.1 and RESP2/RESP3 (the Redis protocol).\n"
     "\n"
     "Listeners (numeric addresses; port 0 picks a free port, logged at start):\n"
     "  --http ADDR:PORT         HTTP listener (default 127.0.0.1:8080; 'off' to disable)\n"
@@ -21,6 +23,12 @@ static const char usage[] =
     "                           IPv6 as [::1]:PORT\n"
     "  --http-unix PATH         also serve HTTP on a Unix-domain socket\n"
     "  --resp-unix PATH         also serve RESP2 on a Unix-domain socket\n"
+    "                           An address another server (or toidd) listens on is an\n"
+    "                           error: 'address in use', exit status 2\n"
+    "  --requirepass PASSWORD   RESP clients must AUTH first (default: no password;\n"
+    "                           the default listeners are loopback only)\n"
+    "  --cors ORIGIN            send Access-Control-Allow-Origin: ORIGIN ('*' for any)\n"
+    "                           on HTTP responses and answer CORS preflights\n"
     "\n"
     "State (never the same ID twice, across restarts and instances):\n"
     "  --state-dir DIR          lock and high-water mark per (format, node) (required)\n"
@@ -30,6 +38,16 @@ static const char usage[] =
     "  --reserve-ms MS          how far ahead each persisted mark reaches (default 1000)\n"
     "  --clock-wait-max-ms MS   at start, wait at most this for the clock to pass the\n"
     "                           mark, else refuse to start (default 2000; 0: refuse)\n"
+    "\n"
+    "Node claims (nanoflake, ulid-flake-scalable: one node, one holder):\n"
+    "  --claim local|local=DIR|etcd=URL[,URL]...   where node formats claim their node\n"
+    "                           (default: local on --state-dir; 'local' alone: the\n"
+    "                           per-user directory the toid CLI uses)\n"
+    "  --claim-prefix PREFIX    etcd key prefix (default /toid)\n"
+    "  --claim-ttl SECONDS      etcd lease TTL (default 10); a holder that cannot renew\n"
+    "                           stops issuing that format before it runs out\n"
+    "  --nodes FORMAT:LO-HI     claim the lowest free node of this range (default: the\n"
+    "                           format's whole range; --gen FORMAT:node=N: N only)\n"
     "\n"
     "Generators:\n"
     "  --formats LIST           comma-separated formats to generate (default: all);\n"
@@ -62,17 +80,19 @@ static const char usage[] =
     "  -h, --help               this help\n"
     "  -V, --version            the version\n"
     "\n"
-    "HTTP: GET /v1/new/FORMAT?count=N, /v1/inspect/FORMAT/ID, /v1/inspect/ID,\n"
-    "      /v1/formats, /healthz, /metrics.\n"
-    "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO, COMMAND,\n"
-    "      CONFIG GET, CLIENT SETNAME/SETINFO/GETNAME, SELECT 0, ECHO.\n"
+    "HTTP: GET /v1/new/FORMAT?count=N (N from 0: 0 gives no IDs), /v1/inspect/FORMAT/ID,\n"
+    "      /v1/inspect/ID, /v1/formats, /healthz, /metrics.\n"
+    "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO [2|3],\n"
+    "      AUTH, INFO, MULTI/EXEC/DISCARD, COMMAND, CONFIG GET,\n"
+    "      CLIENT ID/INFO/LIST/SETNAME/GETNAME/SETINFO, SELECT 0, ECHO, RESET.\n"
     "Signals: SIGTERM/SIGINT drain and exit 0; a second one exits at once;\n"
     "         SIGHUP is ignored (settings are read at start only).\n";
 
 enum {
     O_HTTP = 256, O_RESP, O_HTTP_UNIX, O_RESP_UNIX, O_STATE_DIR, O_NO_STATE, O_RESET_STATE,
     O_RESERVE, O_CLOCK_WAIT, O_FORMATS, O_GEN, O_THREADS, O_MAX_CONN, O_MAX_COUNT,
-    O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN
+    O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN,
+    O_CLAIM, O_CLAIM_PREFIX, O_CLAIM_TTL, O_NODES, O_REQUIREPASS, O_CORS
 };
 
 static const struct option longopts[] = {
@@ -96,6 +116,12 @@ static const struct option longopts[] = {
     {"write-timeout-ms", 1, 0, O_WRITE_TIMEOUT},
     {"max-output-bytes", 1, 0, O_MAX_OUTPUT},
     {"drain-timeout-ms", 1, 0, O_DRAIN},
+    {"claim", 1, 0, O_CLAIM},
+    {"claim-prefix", 1, 0, O_CLAIM_PREFIX},
+    {"claim-ttl", 1, 0, O_CLAIM_TTL},
+    {"nodes", 1, 0, O_NODES},
+    {"requirepass", 1, 0, O_REQUIREPASS},
+    {"cors", 1, 0, O_CORS},
     {"help", 0, 0, 'h'},
     {"version", 0, 0, 'V'},
     {NULL, 0, 0, 0},
@@ -191,6 +217,8 @@ static int parse_gen(server_config *c, const char *arg) {
         char *eq = strchr(kv, '=');
         if (!eq || gen_key(&g, kv, (size_t)(eq - kv), eq + 1) < 0)
             return bad("--gen: bad setting '%s' (see --help)", kv);
+        if (eq - kv == 4 && memcmp(kv, "node", 4) == 0)
+            c->node_given[f] = 1;
     }
     c->gen[f] = g;
     return 0;
@@ -212,6 +240,41 @@ static int parse_formats(server_config *c, const char *arg) {
     }
     if (!any)
         return bad("--formats: no format in '%s'", arg);
+    return 0;
+}
+
+int config_is_node_format(toid_format f) {
+    return f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE;
+}
+
+uint32_t config_node_max(toid_format f) {
+    return f == TOID_NANOFLAKE ? 1023 : f == TOID_ULID_FLAKE_SCALABLE ? 31 : 0;
+}
+
+/* --nodes FORMAT:LO-HI (or FORMAT:N) */
+static int parse_nodes(server_config *c, const char *arg) {
+    const char *colon = strchr(arg, ':');
+    int f = colon ? toid_format_by_name(arg, (size_t)(colon - arg)) : -1;
+    if (f < 0 || !config_is_node_format((toid_format)f))
+        return bad("--nodes: expected FORMAT:LO-HI with FORMAT nanoflake or "
+                   "ulid-flake-scalable, got '%s'", arg);
+    char buf[64];
+    if (copy(buf, sizeof buf, colon + 1) < 0)
+        return bad("--nodes: bad range in '%s'", arg);
+    char *dash = strchr(buf, '-');
+    if (dash)
+        *dash = '\0';
+    unsigned long long lo, hi;
+    uint32_t max = config_node_max((toid_format)f);
+    if (parse_uint(buf, 0, max, &lo) < 0 || parse_uint(dash ? dash + 1 : buf, 0, max, &hi) < 0 ||
+        lo > hi) {
+        char m[160];
+        snprintf(m, sizeof m, "--nodes: bad range in '%%s' (LO-HI within 0-%" PRIu32 ")", max);
+        return bad(m, arg);
+    }
+    c->nodes_given[f] = 1;
+    c->node_lo[f] = (uint32_t)lo;
+    c->node_hi[f] = (uint32_t)hi;
     return 0;
 }
 
@@ -377,6 +440,18 @@ int config_parse(int argc, char **argv, server_config *c) {
             if (copy(c->state_dir, sizeof c->state_dir, optarg) < 0 || !*optarg)
                 return bad("--state-dir: bad path '%s'", optarg);
             break;
+        case O_REQUIREPASS:
+            if (copy(c->requirepass, sizeof c->requirepass, optarg) < 0 || !*optarg)
+                return bad("%s", "--requirepass: empty or longer than 255 bytes");
+            break;
+        case O_CORS:
+            /* one header value: printable ASCII, no CR/LF to split the head */
+            for (const char *p = optarg; *p; p++)
+                if (*p < 0x21 || *p > 0x7e)
+                    return bad("--cors: bad origin '%s' (want '*' or scheme://host[:port])", optarg);
+            if (copy(c->cors, sizeof c->cors, optarg) < 0 || !*optarg)
+                return bad("--cors: bad origin '%s'", optarg);
+            break;
         case O_NO_STATE: c->no_state = 1; break;
         case O_RESET_STATE: c->reset_state = 1; break;
 #define UINT_OPT(code, name, lo, hi, dst)                               \
@@ -405,6 +480,28 @@ int config_parse(int argc, char **argv, server_config *c) {
             if (parse_gen(c, optarg) < 0)
                 return -1;
             break;
+        case O_CLAIM:
+            if (copy(c->claim_spec, sizeof c->claim_spec, optarg) < 0 ||
+                (strcmp(optarg, "local") && strncmp(optarg, "local=", 6) &&
+                 strncmp(optarg, "etcd=", 5)) ||
+                !strcmp(optarg, "local=") || !strcmp(optarg, "etcd="))
+                return bad("--claim: expected local, local=DIR or etcd=URL[,URL]..., got '%s'",
+                           optarg);
+            break;
+        case O_CLAIM_PREFIX:
+            if (copy(c->claim_prefix, sizeof c->claim_prefix, optarg) < 0 || optarg[0] != '/')
+                return bad("--claim-prefix: expected a key prefix starting with '/', got '%s'",
+                           optarg);
+            break;
+        case O_CLAIM_TTL:
+            if (parse_uint(optarg, 1, 3600, &v) < 0)
+                return bad("--claim-ttl: bad value '%s' (whole seconds, 1 to 3600)", optarg);
+            c->claim_ttl_ms = (uint32_t)v * 1000;
+            break;
+        case O_NODES:
+            if (parse_nodes(c, optarg) < 0)
+                return -1;
+            break;
         case ':':
             return bad("option '%s' needs a value", argv[optind - 1]);
         default:
@@ -418,8 +515,29 @@ int config_parse(int argc, char **argv, server_config *c) {
                          "across restarts)");
     if (c->state_dir[0] && c->no_state)
         return bad("%s", "--state-dir and --no-state exclude each other");
+    if ((c->claim_prefix[0] || c->claim_ttl_ms) && strncmp(c->claim_spec, "etcd=", 5) != 0)
+        return bad("%s", "--claim-prefix and --claim-ttl are for --claim etcd=URL");
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        if (!config_is_node_format((toid_format)f))
+            continue;
+        if (c->node_given[f] && c->nodes_given[f])
+            return bad("--gen FORMAT:node=N and --nodes FORMAT:... exclude each other (%s): give one",
+                       toid_format_get((toid_format)f)->name);
+        if (c->node_given[f] && c->gen[f].node > config_node_max((toid_format)f))
+            return bad("--gen: node out of range for %s", toid_format_get((toid_format)f)->name);
+        if (c->node_given[f])
+            c->node_lo[f] = c->node_hi[f] = c->gen[f].node;
+        else if (!c->nodes_given[f])
+            c->node_hi[f] = config_node_max((toid_format)f);
+    }
     if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0])
         return bad("%s", "no listener (all are off)");
+    if (c->http_addr[0] && !listen_addr_valid(c->http_addr))
+        return bad("--http: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
+                   c->http_addr);
+    if (c->resp_addr[0] && !listen_addr_valid(c->resp_addr))
+        return bad("--resp: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
+                   c->resp_addr);
     /* One maximal response must fit in the output limit, with room to spare. */
     size_t need = (size_t)c->max_count * (TOID_TEXT_MAX + 8) + 65536 + 4096;
     if (c->max_output < need) {

@@ -28,6 +28,15 @@ typedef struct server_config {
     uint32_t clock_wait_max_ms;
     int enabled[TOID_FORMAT_COUNT];
     toid_gen_config gen[TOID_FORMAT_COUNT];
+    /* Node claims (server/claims.c) */
+    char claim_spec[2048];      /* --claim: "local", "local=DIR", "etcd=URL,..."; "" = the state dir */
+    char claim_prefix[256];     /* --claim-prefix; "" = the library's default */
+    uint32_t claim_ttl_ms;      /* --claim-ttl; 0 = the library's default */
+    int node_given[TOID_FORMAT_COUNT];   /* --gen F:node=N: that node only */
+    int nodes_given[TOID_FORMAT_COUNT];  /* --nodes F:LO-HI */
+    uint32_t node_lo[TOID_FORMAT_COUNT], node_hi[TOID_FORMAT_COUNT];  /* resolved range */
+    char requirepass[256];      /* RESP AUTH password; "" = none needed */
+    char cors[256];             /* Access-Control-Allow-Origin value; "" = none */
 } server_config;
 
 /* Fills c from argv. Returns 0 to run, 1 to exit 0 (--help, --version),
@@ -40,5 +49,10 @@ int64_t config_epoch(const server_config *c, toid_format f);
 /* The node that keys the state of f: nanoflake's generator id,
  * ulid-flake-scalable's sid, 0 for the others. */
 uint32_t config_node(const server_config *c, toid_format f);
+
+/* Whether f's uniqueness across generators rests on a node id, so that it
+ * is claimed from a range (nanoflake, ulid-flake-scalable); its largest node. */
+int config_is_node_format(toid_format f);
+uint32_t config_node_max(toid_format f);
 
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "claims.h"
 #include "ids.h"
 #include "metrics.h"
 
@@ -19,6 +20,7 @@ const char http_refusal[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: t
 static const char *reason(int status) {
     switch (status) {
     case 200: return "OK";
+    case 204: return "No Content";
     case 400: return "Bad Request";
     case 404: return "Not Found";
     case 405: return "Method Not Allowed";
@@ -55,16 +57,23 @@ typedef struct reply {
     int keep_alive;
     int head;              /* HEAD: no body */
     int http10;            /* an HTTP/1.0 client: keep-alive must be said */
+    const char *cors;      /* --cors: the Access-Control-Allow-Origin value, or NULL */
 } reply;
 
 static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
     METRIC_ADD(http_status[r->status], 1);
-    int rc = sbuf_printf(out, "HTTP/1.1 %d %s\r\nServer: toidd\r\n%sContent-Type: %s\r\n"
-                              "Content-Length: %zu\r\n%s%s\r\n",
-                         r->status, reason(r->status), date_header(), r->ctype, blen,
-                         r->keep_alive ? (r->http10 ? "Connection: keep-alive\r\n" : "")
-                                       : "Connection: close\r\n",
-                         r->extra ? r->extra : "");
+    int rc = sbuf_printf(out, "HTTP/1.1 %d %s\r\nServer: toidd\r\n%s", r->status,
+                         reason(r->status), date_header());
+    if (r->status == 204)   /* no body and no Content-Length (RFC 9110 8.6) */
+        blen = 0;
+    else
+        rc |= sbuf_printf(out, "Content-Type: %s\r\nContent-Length: %zu\r\n", r->ctype, blen);
+    if (r->cors)
+        rc |= sbuf_printf(out, "Access-Control-Allow-Origin: %s\r\n", r->cors);
+    rc |= sbuf_printf(out, "%s%s\r\n",
+                      r->keep_alive ? (r->http10 ? "Connection: keep-alive\r\n" : "")
+                                    : "Connection: close\r\n",
+                      r->extra ? r->extra : "");
     if (rc == 0 && !r->head)
         rc = sbuf_add(out, body, blen);
     return rc;
@@ -105,7 +114,7 @@ static int error_reply(sbuf *out, scratch *sc, reply r, int json, const char *cl
 }
 
 void http_reply_error(sbuf *out, int status, const char *msg) {
-    reply r = {status, "text/plain; charset=utf-8", NULL, 0, 0, 0};
+    reply r = {status, "text/plain; charset=utf-8", NULL, 0, 0, 0, NULL};
     char body[160];
     int n = snprintf(body, sizeof body, "%s\n", msg);
     emit(out, &r, body, (size_t)n < sizeof body ? (size_t)n : sizeof body - 1);
@@ -142,7 +151,7 @@ static long pct_decode(const char *s, size_t n, char *dst, int no_slash) {
 }
 
 /* count=N from the query (names and values percent-decoded); the only
- * parameter there is. 0, or -1. */
+ * parameter there is. N may be 0 (no IDs), as the CLI's --count 0. 0, or -1. */
 static int parse_query(const char *q, size_t n, unsigned max, unsigned long *count) {
     *count = 1;
     size_t i = 0;
@@ -167,16 +176,17 @@ static int parse_query(const char *q, size_t n, unsigned max, unsigned long *cou
                 return -1;
             v = v * 10 + (unsigned long)(value[k] - '0');
         }
-        if (v < 1 || v > max)
+        if (v > max)
             return -1;
         *count = v;
     }
     return 0;
 }
 
-/* The body length of n IDs of text length tl, as text lines or a JSON array. */
+/* The body length of n IDs of text length tl, as text lines or a JSON array
+ * ("[]\n" for none). */
 static size_t new_body_len(size_t n, size_t tl, int json) {
-    return json ? 2 + n * (tl + 2) + (n - 1) + 1 : n * (tl + 1);
+    return json ? (n ? 2 + n * (tl + 2) + (n - 1) + 1 : 3) : n * (tl + 1);
 }
 
 static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *name, size_t nlen,
@@ -190,17 +200,17 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
     unsigned long n;
     if (parse_query(query, qlen, c->max_count, &n) < 0) {
         r.status = 400;
-        snprintf(msg, sizeof msg, "the only parameter is count, an integer from 1 to %u",
+        snprintf(msg, sizeof msg, "the only parameter is count, an integer from 0 to %u",
                  c->max_count);
         return error_reply(out, sc, r, json, "invalid", msg, -1);
     }
     size_t tl = toid_format_get(f)->text_len;
-    if (r.head && ids_enabled(f)) {
+    if ((r.head || n == 0) && ids_enabled(f)) {
         /* HEAD is safe (RFC 9110 9.3.2): the headers GET would send, and no
          * IDs are made, so none is spent */
         r.ctype = json ? "application/json" : "text/plain; charset=utf-8";
         r.extra = "Cache-Control: no-store\r\n";
-        return emit(out, &r, NULL, new_body_len(n, tl, json));
+        return emit(out, &r, json ? "[]\n" : "", new_body_len(n, tl, json));
     }
     int rc = ids_new(f, sc->bin, n);
     if (rc < 0) {
@@ -212,7 +222,7 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         } else {
             r.status = 500;
         }
-        return error_reply(out, sc, r, json, rc == IDS_EDISABLED ? "not_found" : toid_err_name(rc),
+        return error_reply(out, sc, r, json, rc == IDS_EDISABLED ? "not_found" : ids_err_name(rc),
                            ids_strerror(rc), -1);
     }
     size_t bs = toid_bin_size(f);
@@ -281,16 +291,33 @@ static int handle_inspect(sbuf *out, scratch *sc, reply r, const char *rest, siz
 int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_config *c,
                 int draining) {
     reply r = {200, "text/plain; charset=utf-8", NULL, req->keep_alive && !draining, 0,
-               req->minor == 0};
+               req->minor == 0, c->cors[0] ? c->cors : NULL};
+    int get = req->method_len == 3 && memcmp(req->method, "GET", 3) == 0;
+    int head = req->method_len == 4 && memcmp(req->method, "HEAD", 4) == 0;
+    int options = req->method_len == 7 && memcmp(req->method, "OPTIONS", 7) == 0;
     if (req->has_body) {
-        r.status = 413;
+        /* the body is not read: the connection closes after the answer; a
+         * method this server does not take is said first (POST: 405) */
         r.keep_alive = 0;
-        error_reply(out, sc, r, req->accept_json, "invalid", "request bodies are not accepted",
-                    -1);
+        if (get || head) {
+            r.status = 413;
+            error_reply(out, sc, r, req->accept_json, "invalid", "request bodies are not accepted",
+                        -1);
+        } else {
+            r.status = 405;
+            r.extra = "Allow: GET, HEAD\r\n";
+            error_reply(out, sc, r, req->accept_json, "method", "only GET and HEAD", -1);
+        }
         return 1;
     }
-    int get = req->method_len == 3 && memcmp(req->method, "GET", 3) == 0;
-    r.head = req->method_len == 4 && memcmp(req->method, "HEAD", 4) == 0;
+    if (options && r.cors) {
+        /* a CORS preflight (any path: every resource takes the same methods) */
+        r.status = 204;
+        r.extra = "Access-Control-Allow-Methods: GET, HEAD\r\n"
+                  "Access-Control-Allow-Headers: Accept\r\nAccess-Control-Max-Age: 600\r\n";
+        return emit(out, &r, NULL, 0) < 0 ? -1 : (r.keep_alive ? 0 : 1);
+    }
+    r.head = head;
     const char *raw = req->target;
     size_t tl = req->target_len;
     const char *q = memchr(raw, '?', tl);
@@ -317,9 +344,15 @@ int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_co
         r.status = 400;
         rc = error_reply(out, sc, r, req->accept_json, "invalid", "no query parameters here", -1);
     } else if (pl == 8 && memcmp(t, "/healthz", 8) == 0) {
+        sbuf_reset(&sc->body);
         if (draining) {
             r.status = 503;
             rc = emit(out, &r, "draining\n", 9);
+        } else if (claims_health(&sc->body)) {
+            /* not ready: a format is not served (no free node, claim lost) */
+            r.status = 503;
+            r.extra = "Retry-After: 1\r\n";
+            rc = emit(out, &r, sc->body.data, sc->body.len);
         } else {
             rc = emit(out, &r, "ok\n", 3);
         }

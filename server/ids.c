@@ -7,18 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims.h"
 #include "metrics.h"
-#include "state.h"
 
-typedef struct slot {
-    int enabled;
-    toid_gen *gen;       /* shared by every worker; the library locks it */
-    state *st;           /* NULL with --no-state */
-    int64_t epoch_ms;
-    uint32_t node;
-} slot;
-
-static slot slots[TOID_FORMAT_COUNT];
+/* The epoch of each format as configured (inspection, the format list). */
+static int64_t epochs[TOID_FORMAT_COUNT];
+static int enabled[TOID_FORMAT_COUNT];
 
 /* Clock trouble is logged at most once a second per format and kind. */
 static _Atomic int64_t last_log[TOID_FORMAT_COUNT][2];
@@ -30,64 +24,37 @@ static int log_due(toid_format f, int kind) {
 }
 
 int ids_init(const server_config *c) {
-    state_opts so = {c->reset_state, c->clock_wait_max_ms, c->reserve_ms};
     for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
-        toid_format f = (toid_format)i;
-        slot *s = &slots[i];
-        s->epoch_ms = config_epoch(c, f);
-        s->node = config_node(c, f);
-        if (!c->enabled[i])
-            continue;
-        s->gen = calloc(1, sizeof *s->gen);
-        if (!s->gen) {
-            log_err("out of memory");
-            return -1;
-        }
-        int rc = toid_gen_init(s->gen, &c->gen[i]);
-        if (rc < 0) {
-            log_err("generator %s: %s", toid_format_get(f)->name, toid_strerror(rc));
-            return -1;
-        }
-        if (!c->no_state && state_open(c->state_dir, f, s->node, s->epoch_ms, &so, &s->st) < 0)
-            return -1;
-        s->enabled = 1;
+        epochs[i] = config_epoch(c, (toid_format)i);
+        enabled[i] = c->enabled[i];
     }
+    if (claims_start(c) < 0)
+        return -1;
     char list[512];
     size_t used = 0;
     list[0] = '\0';
     for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
-        if (!slots[i].enabled)
+        if (!enabled[i])
             continue;
         int n = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
                          toid_format_get((toid_format)i)->name);
         if (n > 0 && (size_t)n < sizeof list - used)
             used += (size_t)n;
-        if ((i == TOID_NANOFLAKE || i == TOID_ULID_FLAKE_SCALABLE) && used < sizeof list) {
-            n = snprintf(list + used, sizeof list - used, " (node %" PRIu32 ")", slots[i].node);
+        if (config_is_node_format((toid_format)i) && used < sizeof list) {
+            int64_t node = claims_node((toid_format)i);
+            n = node >= 0 ? snprintf(list + used, sizeof list - used, " (node %" PRId64 ")", node)
+                          : snprintf(list + used, sizeof list - used, " (no node yet)");
             if (n > 0 && (size_t)n < sizeof list - used)
                 used += (size_t)n;
         }
     }
     log_info("generating: %s%s", list, c->no_state ? " (no state directory)" : "");
-    if (!c->no_state) {
-        state *all[TOID_FORMAT_COUNT];
-        for (int i = 0; i < TOID_FORMAT_COUNT; i++)
-            all[i] = slots[i].st;
-        if (state_flusher_start(all, TOID_FORMAT_COUNT) < 0)
-            return -1;
-    }
     return 0;
 }
 
 void ids_shutdown(int clean) {
-    state_flusher_stop();
-    for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
-        state_close(slots[i].st, clean);
-        slots[i].st = NULL;
-        slots[i].enabled = 0;
-        free(slots[i].gen);
-        slots[i].gen = NULL;
-    }
+    claims_stop(clean);
+    memset(enabled, 0, sizeof enabled);
 }
 
 int ids_lookup(const char *name, size_t len, toid_format *f) {
@@ -103,17 +70,24 @@ static int64_t time_of(toid_format f, const uint8_t *bin, int64_t epoch) {
     return toid_time_of(f, bin, epoch, &t) < 0 ? INT64_MAX : t;
 }
 
-int ids_enabled(toid_format f) { return (unsigned)f < TOID_FORMAT_COUNT && slots[f].enabled; }
+int ids_enabled(toid_format f) { return (unsigned)f < TOID_FORMAT_COUNT && enabled[f]; }
 
 int ids_new(toid_format f, uint8_t *out, size_t n) {
-    if ((unsigned)f >= TOID_FORMAT_COUNT || !slots[f].enabled)
+    if ((unsigned)f >= TOID_FORMAT_COUNT || !enabled[f])
         return IDS_EDISABLED;
-    slot *s = &slots[f];
+    int why = 0;
+    const served *s = claims_enter(f, &why);
+    if (!s) {
+        claims_leave();
+        METRIC_ADD(gen_errors[f], 1);
+        return why;
+    }
     size_t bs = toid_bin_size(f);
     unsigned st = 0;
     size_t made = 0;
-    /* one clock read for the whole request (uid11's batch comes sorted) */
-    int rc = toid_gen_batch_status(s->gen, out, n, &made, &st);
+    /* one clock read for the whole request (uid11's batch comes sorted);
+     * the generator is shared by every worker, the library locks it */
+    int rc = toid_gen_batch_status((toid_gen *)&s->gen, out, n, &made, &st);
     if (st & (TOID_ST_ROLLBACK | TOID_ST_RESET)) {
         METRIC_ADD(regressions[f], 1);
         if (log_due(f, 0))
@@ -124,13 +98,15 @@ int ids_new(toid_format f, uint8_t *out, size_t n) {
         METRIC_ADD(waits[f], 1);
     if (rc >= 0 && n > 0) {
         rc = 0;
-        if (s->st) {
+        if (s->claim) {
             int64_t lo = time_of(f, out, s->epoch_ms);
             int64_t hi = time_of(f, out + (n - 1) * bs, s->epoch_ms);
             /* (an ID the library cannot inspect is never issued) */
-            rc = lo == INT64_MAX || hi == INT64_MAX ? TOID_EINVAL : state_admit(s->st, lo, hi);
+            rc = lo == INT64_MAX || hi == INT64_MAX ? TOID_EINVAL
+                                                    : toid_claim_admit(s->claim, lo, hi);
         }
     }
+    claims_leave();
     if (rc < 0) {
         METRIC_ADD(gen_errors[f], 1);
         if (log_due(f, 1))
@@ -143,7 +119,7 @@ int ids_new(toid_format f, uint8_t *out, size_t n) {
 
 int ids_error_is_temporary(int err) {
     return err == TOID_ECLOCK || err == TOID_EEXHAUSTED || err == TOID_EOVERFLOW ||
-           err == TOID_EENTROPY || err == STATE_EBEHIND || err == STATE_EIO;
+           err == TOID_EENTROPY || (claims_strerror(err) && err != TOID_CLAIM_ECORRUPT);
 }
 
 const char *ids_strerror(int err) {
@@ -151,10 +127,14 @@ const char *ids_strerror(int err) {
     case IDS_EUNKNOWN: return "unknown format";
     case IDS_EDISABLED: return "format not enabled on this server";
     case IDS_ENOTDETECTED: return "no format accepts this ID";
-    case STATE_EBEHIND: return "clock is behind the high-water mark of a previous run";
-    case STATE_EIO: return "cannot persist the high-water mark";
-    default: return toid_strerror(err);
+    case TOID_CLAIM_EBEHIND: return "clock is behind the high-water mark of the node's previous holder";
+    case TOID_CLAIM_EIO: return "cannot persist the high-water mark";
+    default: return claims_strerror(err) ? claims_strerror(err) : toid_strerror(err);
     }
+}
+
+const char *ids_err_name(int err) {
+    return claims_err_name(err) ? claims_err_name(err) : toid_err_name(err);
 }
 
 int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos) {
@@ -171,7 +151,7 @@ int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, siz
         if (rc < 0)
             return rc;
     }
-    return toid_inspect_json((toid_format)f, bin, slots[f].epoch_ms, json, cap);
+    return toid_inspect_json((toid_format)f, bin, epochs[f], json, cap);
 }
 
 int ids_formats_json(sbuf *o) {
@@ -181,9 +161,14 @@ int ids_formats_json(sbuf *o) {
         rc |= sbuf_printf(o, "%s{\"name\":\"%s\",\"bits\":%u,\"bin_size\":%u,\"text_len\":%u,"
                              "\"alphabet\":\"%s\",\"epoch_ms\":%" PRId64 ",\"generate\":%s",
                           i ? "," : "", fi->name, fi->bits, fi->bin_size, fi->text_len,
-                          fi->alphabet, slots[i].epoch_ms, slots[i].enabled ? "true" : "false");
-        if (i == TOID_NANOFLAKE || i == TOID_ULID_FLAKE_SCALABLE)
-            rc |= sbuf_printf(o, ",\"node\":%" PRIu32, slots[i].node);
+                          fi->alphabet, epochs[i], enabled[i] ? "true" : "false");
+        if (config_is_node_format((toid_format)i)) {
+            int64_t node = claims_node((toid_format)i);
+            if (node >= 0)
+                rc |= sbuf_printf(o, ",\"node\":%" PRId64, node);
+            else
+                rc |= sbuf_str(o, ",\"node\":null");
+        }
         rc |= sbuf_str(o, "}");
     }
     rc |= sbuf_str(o, "]\n");

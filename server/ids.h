@@ -1,5 +1,5 @@
 /* ids.h — the server's view of the formats: generation through the library's
- * thread-safe generators, guarded by the state directory; inspection with
+ * thread-safe generators, guarded by node claims (claims.h); inspection with
  * auto-detection; the format list. The protocol code knows formats only
  * through this. */
 #ifndef TOIDD_IDS_H
@@ -12,12 +12,13 @@
 #include "toid.h"
 #include "util.h"
 
-enum { IDS_EUNKNOWN = -200, IDS_EDISABLED = -201, IDS_ENOTDETECTED = -202 };
+/* (apart from toid.h's, toid_claim.h's and claims.h's codes) */
+enum { IDS_EUNKNOWN = -300, IDS_EDISABLED = -301, IDS_ENOTDETECTED = -302 };
 
-/* Makes the generators of the enabled formats and opens their state.
+/* Claims every enabled format (claims.h) and makes its generator.
  * Returns 0, or -1 after logging why the server cannot start. */
 int ids_init(const server_config *c);
-/* Closes the state; clean when no ID can be issued any more. */
+/* Releases the claims; clean when no ID can be issued any more. */
 void ids_shutdown(int clean);
 
 /* A format by name: 0 and *f, IDS_EUNKNOWN. */
@@ -28,13 +29,16 @@ int ids_enabled(toid_format f);
 
 /* n IDs of f, binary, strictly increasing (uid11: sorted), into out
  * (n * toid_bin_size(f) bytes). Returns 0 or a negative error: a toid error,
- * IDS_EDISABLED, STATE_EBEHIND or STATE_EIO. Thread-safe. */
+ * IDS_EDISABLED, a CLAIMS_E* code (the format is not served now) or a
+ * TOID_CLAIM_* code from admitting the batch. Thread-safe. */
 int ids_new(toid_format f, uint8_t *out, size_t n);
 
-/* Whether the error of ids_new is temporary (clock, capacity, state I/O). */
+/* Whether the error of ids_new is temporary (clock, capacity, claims). */
 int ids_error_is_temporary(int err);
-/* A message for any error of this module, the state or the library. */
+/* A message for any error of this module, the claims or the library. */
 const char *ids_strerror(int err);
+/* Its short class name (JSON "error"). */
+const char *ids_err_name(int err);
 
 /* Inspection JSON of text as format f (f < 0: detect). Returns its length,
  * or an error (toid decode errors, with *pos for a bad character;

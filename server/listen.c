@@ -55,6 +55,12 @@ static int parse_addr(const char *addr, struct sockaddr_storage *ss, socklen_t *
     return 0;
 }
 
+int listen_addr_valid(const char *addr) {
+    struct sockaddr_storage ss;
+    socklen_t len;
+    return parse_addr(addr, &ss, &len) == 0;
+}
+
 int listen_tcp(const char *addr, int *port) {
     struct sockaddr_storage ss;
     socklen_t len;
@@ -62,28 +68,27 @@ int listen_tcp(const char *addr, int *port) {
         log_err("bad listen address '%s' (want a numeric IP:PORT or [IPv6]:PORT)", addr);
         return -1;
     }
-    if (*port >= 0) {
-        if (ss.ss_family == AF_INET)
-            ((struct sockaddr_in *)&ss)->sin_port = htons((uint16_t)*port);
-        else
-            ((struct sockaddr_in6 *)&ss)->sin6_port = htons((uint16_t)*port);
-    }
     int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         log_err("socket: %s", strerror(errno));
         return -1;
     }
+    /* SO_REUSEADDR only lets a restart bind past the old connections in
+     * TIME_WAIT. Deliberately no SO_REUSEPORT: with it, a second toidd of the
+     * same user would join this port's group and the kernel would split the
+     * clients between two servers with different state directories (the
+     * same IDs from both). Without it the second bind fails, as Redis's and
+     * nginx's do, and the workers share this one socket (EPOLLEXCLUSIVE). */
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one) < 0) {
-        log_err("SO_REUSEPORT: %s", strerror(errno));
-        close(fd);
-        return -1;
-    }
     if (ss.ss_family == AF_INET6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-    if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 511) < 0) {
-        log_err("cannot listen on %s: %s", addr, strerror(errno));
+    if (bind(fd, (struct sockaddr *)&ss, len) < 0 || listen(fd, 4096) < 0) {
+        if (errno == EADDRINUSE)
+            log_err("cannot listen on %s: address in use (another server, perhaps another "
+                    "toidd, serves it)", addr);
+        else
+            log_err("cannot listen on %s: %s", addr, strerror(errno));
         close(fd);
         return -1;
     }
@@ -110,6 +115,16 @@ int listen_unix(const char *path) {
             log_err("%s exists and is not a socket: refusing to replace it", path);
             return -1;
         }
+        /* A socket someone still accepts on is served: replacing it would
+         * leave two servers (the old one unreachable by path, still alive). */
+        int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        int served = probe >= 0 && connect(probe, (struct sockaddr *)&sun, sizeof sun) == 0;
+        if (probe >= 0)
+            close(probe);
+        if (served) {
+            log_err("cannot listen on %s: address in use (a server accepts there)", path);
+            return -1;
+        }
         unlink(path);
     }
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -117,7 +132,7 @@ int listen_unix(const char *path) {
         log_err("socket: %s", strerror(errno));
         return -1;
     }
-    if (bind(fd, (struct sockaddr *)&sun, sizeof sun) < 0 || listen(fd, 511) < 0) {
+    if (bind(fd, (struct sockaddr *)&sun, sizeof sun) < 0 || listen(fd, 4096) < 0) {
         log_err("cannot listen on %s: %s", path, strerror(errno));
         close(fd);
         return -1;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "handlers.h"
 #include "ids.h"
 #include "listen.h"
 #include "metrics.h"
@@ -56,6 +57,17 @@ static void hup_ignored(void) {
     log_info("SIGHUP: ignored (settings are read at start only; restart toidd to change them)");
 }
 
+/* A stop signal that repeats the first one rather than asking to hurry:
+ * the same signal from the same sending process within 200 ms.
+ * timeout(1) sends SIGTERM to its child and then to its whole process group,
+ * child included; systemd and kill(1) send it once. Signals from the
+ * terminal (Ctrl-C twice: si_pid 0) are never echoes. */
+static int is_echo(const siginfo_t *first, int64_t first_ms, const siginfo_t *now) {
+    return now->si_signo == first->si_signo && now->si_code == SI_USER &&
+           first->si_code == SI_USER && now->si_pid == first->si_pid && now->si_pid != 0 &&
+           mono_ms() - first_ms < 200;
+}
+
 int main(int argc, char **argv) {
     int rc = config_parse(argc, argv, &cfg);
     if (rc != 0)
@@ -75,6 +87,17 @@ int main(int argc, char **argv) {
     sigaddset(&stop, SIGHUP);   /* taken here too, to be logged and ignored */
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
+    /* The listeners first: a bad or busy address is a usage error (exit 2)
+     * found before the state directory is touched (no lock taken, no mark
+     * moved ahead). One socket per address, shared by the workers. */
+    int http_port = -1, resp_port = -1, http_unix = -1, resp_unix = -1;
+    int http_tcp = -1, resp_tcp = -1;
+    if ((cfg.http_addr[0] && (http_tcp = listen_tcp(cfg.http_addr, &http_port)) < 0) ||
+        (cfg.resp_addr[0] && (resp_tcp = listen_tcp(cfg.resp_addr, &resp_port)) < 0) ||
+        (cfg.http_unix[0] && (http_unix = listen_unix(cfg.http_unix)) < 0) ||
+        (cfg.resp_unix[0] && (resp_unix = listen_unix(cfg.resp_unix)) < 0))
+        return 2;   /* (a unix socket made here is left: the next start replaces it) */
+
     if (cfg.no_state)
         log_warn("running without --state-dir: IDs may repeat across restarts and instances");
     if (ids_init(&cfg) < 0) {
@@ -89,28 +112,15 @@ int main(int argc, char **argv) {
         log_err("cannot start: %s", strerror(errno));
         return 1;
     }
-    int http_port = -1, resp_port = -1, http_unix = -1, resp_unix = -1;
-    if (cfg.http_unix[0] && (http_unix = listen_unix(cfg.http_unix)) < 0)
-        return 1;
-    if (cfg.resp_unix[0] && (resp_unix = listen_unix(cfg.resp_unix)) < 0)
-        return 1;
     for (unsigned i = 0; i < nw; i++) {
         worker *w = &workers[i];
         w->id = (int)i;
         w->cfg = &cfg;
         w->wake_fd = wake;
-        if (cfg.http_addr[0]) {
-            int fd = listen_tcp(cfg.http_addr, &http_port);
-            if (fd < 0)
-                return 1;
-            w->listeners[w->nlisteners++] = (worker_listener){fd, PROTO_HTTP, 1};
-        }
-        if (cfg.resp_addr[0]) {
-            int fd = listen_tcp(cfg.resp_addr, &resp_port);
-            if (fd < 0)
-                return 1;
-            w->listeners[w->nlisteners++] = (worker_listener){fd, PROTO_RESP, 1};
-        }
+        if (http_tcp >= 0)
+            w->listeners[w->nlisteners++] = (worker_listener){http_tcp, PROTO_HTTP, 1};
+        if (resp_tcp >= 0)
+            w->listeners[w->nlisteners++] = (worker_listener){resp_tcp, PROTO_RESP, 1};
         if (http_unix >= 0)
             w->listeners[w->nlisteners++] = (worker_listener){http_unix, PROTO_HTTP, 0};
         if (resp_unix >= 0)
@@ -125,6 +135,7 @@ int main(int argc, char **argv) {
     if (resp_unix >= 0)
         log_info("listening: resp unix %s", cfg.resp_unix);
 
+    resp_sessions_init(resp_port > 0 ? resp_port : 0);
     atomic_store(&g_workers_live, (int)nw);
     for (unsigned i = 0; i < nw; i++) {
         if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0) {
@@ -137,16 +148,24 @@ int main(int argc, char **argv) {
     notify_systemd("READY=1\nSTATUS=serving");
 
     /* Wait for the first stop signal. */
-    int sig = 0;
-    while (sigwait(&stop, &sig) != 0 || sig == SIGHUP) {
+    siginfo_t first;
+    int sig;
+    while ((sig = sigwaitinfo(&stop, &first)) < 0 || sig == SIGHUP) {
         if (sig == SIGHUP)
             hup_ignored();
-        sig = 0;
     }
+    int64_t first_ms = mono_ms();
     log_info("%s: draining (at most %u ms; a second signal exits at once)",
              sig == SIGTERM ? "SIGTERM" : "SIGINT", cfg.drain_timeout_ms);
     notify_systemd("STOPPING=1\nSTATUS=draining");
     atomic_store(&g_draining, 1);
+    /* New connections are refused from now on (shutdown, not close: the
+     * workers may still hold the fd in their epoll sets until they see the
+     * wake-up; it is closed after they are done). */
+    if (http_tcp >= 0)
+        shutdown(http_tcp, SHUT_RDWR);
+    if (resp_tcp >= 0)
+        shutdown(resp_tcp, SHUT_RDWR);
     uint64_t one = 1;
     ssize_t wr = write(wake, &one, sizeof one);
     (void)wr;
@@ -157,6 +176,10 @@ int main(int argc, char **argv) {
         int got = sigtimedwait(&stop, &si, &ts);
         if (got == SIGHUP) {
             hup_ignored();
+        } else if (got > 0 && is_echo(&first, first_ms, &si)) {
+            log_info("%s again from pid %ld: the same request (e.g. timeout(1) signals the "
+                     "process and then its group): still draining", got == SIGTERM ? "SIGTERM" : "SIGINT",
+                     (long)si.si_pid);
         } else if (got > 0) {
             log_warn("second signal: exiting at once (the persisted state is safe)");
             _exit(1);
@@ -170,6 +193,10 @@ int main(int argc, char **argv) {
         pthread_join(workers[i].thread, NULL);
     /* No ID can be issued any more. */
     ids_shutdown(1);
+    if (http_tcp >= 0)
+        close(http_tcp);
+    if (resp_tcp >= 0)
+        close(resp_tcp);
     if (http_unix >= 0) {
         close(http_unix);
         unlink(cfg.http_unix);

@@ -3,7 +3,7 @@
 
 #include <inttypes.h>
 
-#include "state.h"
+#include "claims.h"
 
 metrics g_metrics;
 
@@ -63,16 +63,6 @@ int metrics_render(sbuf *o) {
     for (int d = 0; d < DROP_COUNT; d++)
         rc |= sbuf_printf(o, "toidd_connections_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
                           drop_names[d], LOAD(m->dropped[d]));
-    rc |= sbuf_printf(o, "# HELP toidd_state_writes_total High-water marks persisted.\n"
-                         "# TYPE toidd_state_writes_total counter\n"
-                         "toidd_state_writes_total %" PRIu64 "\n"
-                         "# HELP toidd_state_request_writes_total Marks written by a request, "
-                         "which waited for the write.\n"
-                         "# TYPE toidd_state_request_writes_total counter\n"
-                         "toidd_state_request_writes_total %" PRIu64 "\n"
-                         "# HELP toidd_state_write_errors_total Failed writes of a mark.\n"
-                         "# TYPE toidd_state_write_errors_total counter\n"
-                         "toidd_state_write_errors_total %" PRIu64 "\n",
-                      state_writes(), state_request_writes(), state_write_errors());
+    rc |= claims_metrics(o);
     return rc ? -1 : 0;
 }

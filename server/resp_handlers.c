@@ -1,6 +1,7 @@
-/* resp_handlers.c — the RESP2 commands: ID.NEW, ID.INSPECT, PING, QUIT,
- * HELLO, COMMAND, CONFIG GET, and what client libraries send on connect
- * (CLIENT SETNAME/SETINFO/GETNAME, SELECT 0, ECHO). */
+/* resp_handlers.c — the RESP data commands: ID.NEW, ID.INSPECT, PING, ECHO,
+ * COMMAND, CONFIG GET, SELECT 0. The session commands (HELLO, AUTH, INFO,
+ * CLIENT, MULTI/EXEC/DISCARD, QUIT, RESET) and the gate in front of both
+ * are in resp_admin.c. */
 #include "handlers.h"
 
 #include <stdio.h>
@@ -8,51 +9,21 @@
 
 #include "ids.h"
 #include "metrics.h"
+#include "resp_reply.h"
+
+#define ieq resp_ieq
+#define bulk resp_bulk
+#define bulk_str resp_bulk_str
+#define array resp_array
+#define err resp_err
+#define printable resp_printable
 
 const char resp_refusal[] = "-ERR max number of clients reached\r\n";
-
-static int ieq(const char *s, size_t n, const char *upper) {
-    size_t m = strlen(upper);
-    if (n != m)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c >= 'a' && c <= 'z')
-            c = (char)(c - 32);
-        if (c != upper[i])
-            return 0;
-    }
-    return 1;
-}
-
-static int bulk(sbuf *o, const char *s, size_t n) {
-    return sbuf_printf(o, "$%zu\r\n", n) | sbuf_add(o, s, n) | sbuf_add(o, "\r\n", 2);
-}
-static int bulk_str(sbuf *o, const char *s) { return bulk(o, s, strlen(s)); }
-static int array(sbuf *o, size_t n) { return sbuf_printf(o, "*%zu\r\n", n); }
-
-/* "-ERR ..." (or another prefix): msg must not hold CR or LF. */
-static int err(sbuf *o, const char *msg) {
-    METRIC_ADD(resp_err, 1);
-    return sbuf_printf(o, "-%s\r\n", msg);
-}
 
 void resp_reply_protocol_error(sbuf *out, const char *msg) {
     char line[160];
     snprintf(line, sizeof line, "ERR Protocol error: %s", msg);
     err(out, line);
-}
-
-/* Copies up to 40 printable bytes of an argument for an error message. */
-static void printable(char *dst, size_t cap, const char *s, size_t n) {
-    size_t j = 0;
-    for (size_t i = 0; i < n && j + 4 < cap; i++)
-        dst[j++] = (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\'') ? s[i] : '?';
-    if (n > cap - 4) {
-        dst[j++] = '.';
-        dst[j++] = '.';
-    }
-    dst[j] = '\0';
 }
 
 static int cmd_new(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *c) {
@@ -77,9 +48,17 @@ static int cmd_new(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_confi
             else
                 n = n * 10 + (unsigned long)(s[i] - '0');
         }
-        if (!ok || n < 1 || n > c->max_count) {
-            snprintf(msg, sizeof msg, "ERR count must be an integer from 1 to %u", c->max_count);
+        if (!ok || n > c->max_count) {
+            snprintf(msg, sizeof msg, "ERR count must be an integer from 0 to %u", c->max_count);
             return err(o, msg);
+        }
+        if (n == 0) {   /* as the CLI's --count 0: no IDs, none spent */
+            if (!ids_enabled(f)) {
+                snprintf(msg, sizeof msg, "ERR %s", ids_strerror(IDS_EDISABLED));
+                return err(o, msg);
+            }
+            METRIC_ADD(resp_ok, 1);
+            return array(o, 0);
         }
     }
     int rc = ids_new(f, sc->bin, n);
@@ -161,6 +140,9 @@ static const struct {
     {"hello", "HELLO", -1, "fast"},       {"command", "COMMAND", -1, "loading"},
     {"config", "CONFIG", -2, "admin"},   {"client", "CLIENT", -2, "fast"},
     {"select", "SELECT", 2, "fast"},      {"echo", "ECHO", 2, "fast"},
+    {"info", "INFO", -1, "fast"},         {"auth", "AUTH", -2, "fast"},
+    {"multi", "MULTI", 1, "fast"},        {"exec", "EXEC", 1, "fast"},
+    {"discard", "DISCARD", 1, "fast"},    {"reset", "RESET", 1, "fast"},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -170,7 +152,7 @@ static int command_info(sbuf *o, size_t i) {
            sbuf_printf(o, "+%s\r\n", commands[i].flag) | sbuf_str(o, ":0\r\n:0\r\n:0\r\n");
 }
 
-static int cmd_command(const resp_cmd *cmd, sbuf *o) {
+static int cmd_command(const resp_cmd *cmd, sbuf *o, int proto) {
     int r = 0;
     if (cmd->argc == 1) {
         r |= array(o, NCOMMANDS);
@@ -186,7 +168,7 @@ static int cmd_command(const resp_cmd *cmd, sbuf *o) {
             size_t k = 0;
             while (k < NCOMMANDS && !ieq(cmd->argv[a], cmd->argl[a], commands[k].upper))
                 k++;
-            r |= k < NCOMMANDS ? command_info(o, k) : sbuf_str(o, "*-1\r\n");
+            r |= k < NCOMMANDS ? command_info(o, k) : resp_null_array(o, proto);
         }
     } else {
         return err(o, "ERR unknown subcommand of 'command' (COUNT, DOCS, INFO)");
@@ -195,7 +177,7 @@ static int cmd_command(const resp_cmd *cmd, sbuf *o) {
     return r;
 }
 
-static int cmd_config(const resp_cmd *cmd, sbuf *o) {
+static int cmd_config(const resp_cmd *cmd, sbuf *o, int proto) {
     if (cmd->argc < 3 || !ieq(cmd->argv[1], cmd->argl[1], "GET"))
         return err(o, "ERR only CONFIG GET is supported");
     /* What redis-benchmark and redis-cli ask for; anything else is absent. */
@@ -211,43 +193,18 @@ static int cmd_config(const resp_cmd *cmd, sbuf *o) {
                 found++;
             }
         }
-    int r = array(o, 2 * found);
+    int r = resp_map(o, found, proto);
     for (size_t i = 0; i < 2 * found; i++)
         r |= bulk_str(o, hit[i]);
     METRIC_ADD(resp_ok, 1);
     return r;
 }
 
-static int cmd_hello(const resp_cmd *cmd, sbuf *o) {
-    if (cmd->argc >= 2) {
-        if (!(cmd->argl[1] == 1 && cmd->argv[1][0] == '2')) {
-            if (cmd->argl[1] == 1 && cmd->argv[1][0] == '3')
-                return err(o, "NOPROTO this server speaks RESP2 only");
-            return err(o, "ERR Protocol version is not an integer or out of range");
-        }
-        for (int a = 2; a < cmd->argc; a++)
-            if (ieq(cmd->argv[a], cmd->argl[a], "AUTH"))
-                return err(o, "ERR AUTH is not supported by toidd");
-    }
-    int r = array(o, 14) | bulk_str(o, "server") | bulk_str(o, "toidd") | bulk_str(o, "version") |
-            bulk_str(o, TOID_VERSION_STRING) | bulk_str(o, "proto") | sbuf_str(o, ":2\r\n") |
-            bulk_str(o, "id") | sbuf_str(o, ":0\r\n") | bulk_str(o, "mode") |
-            bulk_str(o, "standalone") | bulk_str(o, "role") | bulk_str(o, "master") |
-            bulk_str(o, "modules") | array(o, 0);
-    METRIC_ADD(resp_ok, 1);
-    return r;
-}
-
-int resp_handle(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *c) {
+int resp_data_command(const resp_cmd *cmd, int proto, sbuf *o, scratch *sc,
+                      const server_config *c) {
     const char *name = cmd->argv[0];
     size_t nl = cmd->argl[0];
     int r;
-    if (ieq(name, nl, "POST") || ieq(name, nl, "HOST:") || ieq(name, nl, "GET")) {
-        /* HTTP sent to the RESP port (e.g. a browser made to post here, as
-         * against Redis): answer once and close, as Redis does. */
-        r = err(o, "ERR this is the RESP port of toidd, not HTTP: closing");
-        return r < 0 ? -1 : 1;
-    }
     if (ieq(name, nl, "ID.NEW")) {
         r = cmd_new(cmd, o, sc, c);
     } else if (ieq(name, nl, "ID.INSPECT")) {
@@ -259,27 +216,10 @@ int resp_handle(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *
             r = cmd->argc == 2 ? bulk(o, cmd->argv[1], cmd->argl[1]) : sbuf_str(o, "+PONG\r\n");
             METRIC_ADD(resp_ok, 1);
         }
-    } else if (ieq(name, nl, "QUIT")) {
-        METRIC_ADD(resp_ok, 1);
-        return sbuf_str(o, "+OK\r\n") < 0 ? -1 : 1;
-    } else if (ieq(name, nl, "HELLO")) {
-        r = cmd_hello(cmd, o);
     } else if (ieq(name, nl, "COMMAND")) {
-        r = cmd_command(cmd, o);
+        r = cmd_command(cmd, o, proto);
     } else if (ieq(name, nl, "CONFIG")) {
-        r = cmd_config(cmd, o);
-    } else if (ieq(name, nl, "CLIENT")) {
-        /* What client libraries send on connect; names are not kept. */
-        if (cmd->argc >= 3 && (ieq(cmd->argv[1], cmd->argl[1], "SETNAME") ||
-                               ieq(cmd->argv[1], cmd->argl[1], "SETINFO"))) {
-            r = sbuf_str(o, "+OK\r\n");
-            METRIC_ADD(resp_ok, 1);
-        } else if (cmd->argc == 2 && ieq(cmd->argv[1], cmd->argl[1], "GETNAME")) {
-            r = sbuf_str(o, "$-1\r\n");
-            METRIC_ADD(resp_ok, 1);
-        } else {
-            r = err(o, "ERR only CLIENT SETNAME, SETINFO and GETNAME are supported");
-        }
+        r = cmd_config(cmd, o, proto);
     } else if (ieq(name, nl, "SELECT")) {
         if (cmd->argc == 2 && cmd->argl[1] == 1 && cmd->argv[1][0] == '0') {
             r = sbuf_str(o, "+OK\r\n");
@@ -295,10 +235,7 @@ int resp_handle(const resp_cmd *cmd, sbuf *o, scratch *sc, const server_config *
             METRIC_ADD(resp_ok, 1);
         }
     } else {
-        char msg[100], arg[48];
-        printable(arg, sizeof arg, name, nl);
-        snprintf(msg, sizeof msg, "ERR unknown command '%s'", arg);
-        r = err(o, msg);
+        return RESP_NOT_MINE;
     }
     return r < 0 ? -1 : 0;
 }

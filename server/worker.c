@@ -53,6 +53,7 @@ typedef struct conn {
     int64_t req_start;         /* first byte of the pending partial request, 0 if none */
     int64_t last_progress;     /* last write progress while output was pending */
     int64_t linger_deadline;
+    resp_session *sess;        /* RESP connections: protocol, auth, name, MULTI */
     struct conn *prev, *next;
 } conn;
 
@@ -113,6 +114,8 @@ static void conn_close(loop *L, conn *c, int drop_reason) {
     } else {
         L->nrefusing--;
     }
+    if (c->sess)
+        resp_session_close(c->sess);
     free(c->in);
     sbuf_free(&c->out);
     free(c);
@@ -176,7 +179,7 @@ static int conn_process(loop *L, conn *c) {
             used += (size_t)r;
             if (cmd.argc == 0)
                 continue;
-            rc = resp_handle(&cmd, &c->out, &L->sc, L->w->cfg);
+            rc = resp_handle(&cmd, c->sess, &c->out, &L->sc, L->w->cfg);
         }
         c->last_active = L->now;
         c->req_start = 0;
@@ -342,6 +345,10 @@ static void do_accept(loop *L, lst_obj *lo) {
         }
         conn *c = calloc(1, sizeof *c);
         char *in = c ? malloc(L->in_cap) : NULL;
+        if (in && counted && l->proto == PROTO_RESP && !(c->sess = resp_session_open(fd, cfg))) {
+            free(in);
+            in = NULL;
+        }
         if (!in) {
             free(c);
             close(fd);
@@ -365,6 +372,8 @@ static void do_accept(loop *L, lst_obj *lo) {
         if (epoll_ctl(L->epfd, EPOLL_CTL_ADD, fd, &e) < 0) {
             log_err("epoll_ctl: %s", strerror(errno));
             close(fd);
+            if (c->sess)
+                resp_session_close(c->sess);
             free(in);
             free(c);
             if (counted)
@@ -437,9 +446,7 @@ static void start_drain(loop *L) {
     epoll_ctl(L->epfd, EPOLL_CTL_DEL, L->w->wake_fd, NULL);
     for (int i = 0; i < L->w->nlisteners; i++) {
         worker_listener *l = &L->w->listeners[i];
-        epoll_ctl(L->epfd, EPOLL_CTL_DEL, l->fd, NULL);
-        if (l->tcp)
-            close(l->fd);   /* Unix listeners are shared: main closes them */
+        epoll_ctl(L->epfd, EPOLL_CTL_DEL, l->fd, NULL);   /* shared: main closes it */
     }
     conn *next;
     for (conn *c = L->head.next; c != &L->head; c = next) {
@@ -482,8 +489,8 @@ void *worker_main(void *arg) {
     for (int i = 0; i < w->nlisteners; i++) {
         L->lobj[i].kind = K_LISTEN;
         L->lobj[i].l = &w->listeners[i];
-        struct epoll_event e = {.events = EPOLLIN | (w->listeners[i].tcp ? 0 : EPOLLEXCLUSIVE),
-                                .data.ptr = &L->lobj[i]};
+        /* one shared socket per address: a connection wakes one worker */
+        struct epoll_event e = {.events = EPOLLIN | EPOLLEXCLUSIVE, .data.ptr = &L->lobj[i]};
         epoll_ctl(L->epfd, EPOLL_CTL_ADD, w->listeners[i].fd, &e);
     }
     L->wake_kind = K_WAKE;
@@ -528,8 +535,7 @@ void *worker_main(void *arg) {
             for (int i = 0; i < w->nlisteners && !L->draining; i++) {
                 lst_obj *lo = &L->lobj[i];
                 if (lo->paused_until && L->now >= lo->paused_until) {
-                    struct epoll_event e = {
-                        .events = EPOLLIN | (lo->l->tcp ? 0 : EPOLLEXCLUSIVE), .data.ptr = lo};
+                    struct epoll_event e = {.events = EPOLLIN | EPOLLEXCLUSIVE, .data.ptr = lo};
                     epoll_ctl(L->epfd, EPOLL_CTL_ADD, lo->l->fd, &e);
                     lo->paused_until = 0;
                 }

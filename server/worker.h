@@ -12,7 +12,7 @@
 typedef struct worker_listener {
     int fd;
     int proto;      /* PROTO_HTTP or PROTO_RESP */
-    int tcp;        /* TCP (per worker, SO_REUSEPORT) or Unix (shared) */
+    int tcp;        /* TCP or Unix-domain (either way one socket, shared) */
 } worker_listener;
 
 typedef struct worker {

@@ -263,7 +263,10 @@ check "inspect: a bad character is 400 with its position" \
 check "inspect: undetectable is 400" [ "$(code "127.0.0.1:$HP/v1/inspect/xyz-")" = 400 ]
 check "inspect: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/inspect/nope/abc")" = 404 ]
 check "new: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/new/nope")" = 404 ]
-check "new: count=0 is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=0")" = 400 ]
+check "new: count=0 is 200 with no IDs (as toid new -n 0)" \
+    [ "$(H -w '%{http_code}:%{size_download}' "127.0.0.1:$HP/v1/new/ulid?count=0")" = 200:0 ]
+check "new: count=0 as JSON is []" \
+    [ "$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/ulid?count=0")" = '[]' ]
 check "new: count=10001 is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=10001")" = 400 ]
 check "new: count=10000 is 200" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=10000")" = 200 ]
 check "new: count=abc is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?count=abc")" = 400 ]
@@ -330,7 +333,8 @@ bad_http() {   # bad_http DESCRIPTION EXPECTED_STATUS DATA
 }
 reason() {
     case $1 in
-    400) echo "Bad Request" ;; 408) echo "Request Timeout" ;; 413) echo "Content Too Large" ;;
+    400) echo "Bad Request" ;; 405) echo "Method Not Allowed" ;; 408) echo "Request Timeout" ;;
+    413) echo "Content Too Large" ;;
     414) echo "URI Too Long" ;; 431) echo "Request Header Fields Too Large" ;;
     501) echo "Not Implemented" ;; 505) echo "HTTP Version Not Supported" ;;
     esac
@@ -348,6 +352,7 @@ bad_http "space before colon" 400 'GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n'
 bad_http "control character in a value" 400 'GET /healthz HTTP/1.1\r\nHost: x\001y\r\n\r\n'
 bad_http "Transfer-Encoding" 501 'GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
 bad_http "a body" 413 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'
+bad_http "POST with a body: the method first" 405 'POST /v1/new/ulid HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello'
 bad_http "bad Content-Length" 400 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n'
 bad_http "two Content-Lengths" 400 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n'
 long=$(printf 'a%.0s' $(seq 9000))
@@ -380,13 +385,14 @@ check "ID.INSPECT detects" grep -q '"format":"ulid"' <<<"$(R ID.INSPECT 01ARZ3ND
 check "ID.INSPECT bad id is an error" grep -q '^ERR invalid id: bad character at position 25' \
     <<<"$(R ID.INSPECT ulid 01ARZ3NDEKTSV4RRFFQ69G5FA_)"
 check "ID.NEW unknown format is an error" grep -q "^ERR unknown format 'nope'" <<<"$(R ID.NEW nope)"
-check "ID.NEW count 0 is an error" grep -q '^ERR count must be' <<<"$(R ID.NEW ulid 0)"
+check "ID.NEW count 0 is an empty array" [ "$(raw "$RP" 'ID.NEW ulid 0\r\nQUIT\r\n' | head -1)" = $'*0\r' ]
 check "ID.NEW count 10001 is an error" grep -q '^ERR count must be' <<<"$(R ID.NEW ulid 10001)"
 check "ID.NEW without a format is an error" grep -q '^ERR wrong number of arguments' <<<"$(R ID.NEW)"
 check "an unknown command is an error" grep -q "^ERR unknown command 'FLUSHALL'" <<<"$(R FLUSHALL)"
 check "HELLO (RESP2)" grep -q '^toidd$' <<<"$(R HELLO 2)"
-check "HELLO 3 is NOPROTO" grep -q '^NOPROTO' <<<"$(R HELLO 3)"
-check "COMMAND COUNT" [ "$(R COMMAND COUNT)" = 10 ]
+check "HELLO 3 answers a RESP3 map" [ "$(raw "$RP" 'HELLO 3\r\nQUIT\r\n' | head -1)" = $'%7\r' ]
+check "HELLO 4 is NOPROTO" grep -q '^NOPROTO' <<<"$(R HELLO 4)"
+check "COMMAND COUNT" [ "$(R COMMAND COUNT)" = 16 ]
 check "CLIENT SETNAME" [ "$(R CLIENT SETNAME me)" = OK ]
 check "CLIENT SETINFO" [ "$(R CLIENT SETINFO lib-name x)" = OK ]
 check "SELECT 0" [ "$(R SELECT 0)" = OK ]
@@ -424,6 +430,9 @@ check "an inline request too long" grep -q '^-ERR Protocol error' <<<"$(raw "$RP
 out=$(raw "$RP" 'POST / HTTP/1.1\r\nHost: x\r\n\r\nPING\r\n')
 check "HTTP sent to the RESP port: one error, then closed" \
     [ "$(tr -d '\r' <<<"$out")" = "-ERR this is the RESP port of toidd, not HTTP: closing" ]
+out=$(raw "$RP" 'GET foo\r\nPING\r\nQUIT\r\n')
+check "GET foo on the RESP port is a RESP command (as Redis: only POST and Host: are HTTP)" \
+    [ "$(tr -d '\r' <<<"$out" | tr '\n' '|')" = "-ERR unknown command 'GET'|+PONG|+OK|" ]
 check "the server survived the RESP errors" [ "$(R PING)" = PONG ]
 
 # half-closed clients (FIN after the requests): every complete request is
@@ -650,10 +659,13 @@ if start sporadic --state-dir "$WORK/state-sporadic" --formats ulid,nanoflake --
         R ID.NEW nanoflake >>"$spor"
     done
     m=$(H "127.0.0.1:$HP/metrics")
-    check "sporadic requests: no request waited for a mark write" \
-        grep -q '^toidd_state_request_writes_total 0$' <<<"$m"
-    check "sporadic requests: the flusher wrote the marks" \
-        [ "$(sed -n 's/^toidd_state_writes_total //p' <<<"$m")" -ge 6 ]
+    # (whether a request found its mark already written depends on the
+    # scheduler, not tested here; that the flusher writes marks by itself
+    # during the pauses, between requests, is)
+    all_w=$(sed -n 's/^toidd_state_writes_total //p' <<<"$m")
+    req_w=$(sed -n 's/^toidd_state_request_writes_total //p' <<<"$m")
+    check "sporadic requests: the flusher wrote marks between the requests ($all_w - $req_w)" \
+        [ $((all_w - req_w)) -ge 4 ]
     check "sporadic requests: 8 IDs" [ "$(sort -u "$spor" | wc -l)" -eq 8 ]
     stop
 else

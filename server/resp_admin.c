@@ -1,0 +1,522 @@
+/* resp_admin.c — RESP sessions and what Redis client libraries send around
+ * the data commands, with their default settings: HELLO 2|3 (RESP3 maps,
+ * nulls and verbatim strings), AUTH (--requirepass), INFO (ioredis's ready
+ * check), CLIENT ID/INFO/LIST/SETNAME/GETNAME/SETINFO, MULTI/EXEC/DISCARD
+ * (redis-py's default pipeline), QUIT, RESET; and resp_handle, the gate in
+ * front of every command: HTTP sniffing, authentication, MULTI queueing. */
+#define _GNU_SOURCE
+#include "handlers.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "metrics.h"
+#include "resp_reply.h"
+
+/* The registry of open sessions (CLIENT LIST). The lock also covers the
+ * fields another thread may read there: name, lib-name/ver, proto, multi. */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static resp_session reg_head = {.prev = &reg_head, .next = &reg_head};
+static atomic_ullong next_id = 1;
+static int64_t started_ms;
+static int resp_tcp_port;
+
+void resp_sessions_init(int tcp_port) {
+    started_ms = mono_ms();
+    resp_tcp_port = tcp_port;
+}
+
+/* "ip:port" of a socket address (or "path:0" for a Unix-domain one). */
+static void addr_text(const struct sockaddr_storage *ss, socklen_t len, char *dst, size_t cap) {
+    char ip[INET6_ADDRSTRLEN] = "?";
+    if (ss->ss_family == AF_INET) {
+        const struct sockaddr_in *a = (const struct sockaddr_in *)ss;
+        inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip);
+        snprintf(dst, cap, "%s:%u", ip, ntohs(a->sin_port));
+    } else if (ss->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)ss;
+        inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof ip);
+        snprintf(dst, cap, "%s:%u", ip, ntohs(a->sin6_port));
+    } else if (ss->ss_family == AF_UNIX && len > offsetof(struct sockaddr_un, sun_path)) {
+        const struct sockaddr_un *a = (const struct sockaddr_un *)ss;
+        snprintf(dst, cap, "%.*s:0", (int)(len - offsetof(struct sockaddr_un, sun_path)),
+                 a->sun_path);
+    } else {
+        snprintf(dst, cap, "/unix:0");
+    }
+    for (char *p = dst; *p; p++)   /* one token in CLIENT LIST's line */
+        if (*p <= ' ' || *p > '~')
+            *p = '?';
+}
+
+resp_session *resp_session_open(int fd, const server_config *c) {
+    resp_session *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->id = atomic_fetch_add(&next_id, 1);
+    s->fd = fd;
+    s->proto = 2;
+    s->authed = c->requirepass[0] == '\0';
+    sbuf_init(&s->queue, RESP_MULTI_MAX_BYTES);
+    s->created_ms = mono_ms();
+    atomic_store_explicit(&s->last_ms, s->created_ms, memory_order_relaxed);
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    if (fd >= 0 && getpeername(fd, (struct sockaddr *)&ss, &len) == 0)
+        addr_text(&ss, len, s->addr, sizeof s->addr);
+    len = sizeof ss;
+    if (fd >= 0 && getsockname(fd, (struct sockaddr *)&ss, &len) == 0)
+        addr_text(&ss, len, s->laddr, sizeof s->laddr);
+    pthread_mutex_lock(&reg_lock);
+    s->next = reg_head.next;
+    s->prev = &reg_head;
+    reg_head.next->prev = s;
+    reg_head.next = s;
+    pthread_mutex_unlock(&reg_lock);
+    return s;
+}
+
+void resp_session_close(resp_session *s) {
+    pthread_mutex_lock(&reg_lock);
+    s->prev->next = s->next;
+    s->next->prev = s->prev;
+    pthread_mutex_unlock(&reg_lock);
+    sbuf_free(&s->queue);
+    free(s);
+}
+
+/* One CLIENT LIST line (ending in '\n'); the caller holds reg_lock. */
+static int client_line(sbuf *o, const resp_session *s, int64_t now) {
+    int64_t last = atomic_load_explicit(&s->last_ms, memory_order_relaxed);
+    return sbuf_printf(o,
+                       "id=%llu addr=%s laddr=%s fd=%d name=%s age=%lld idle=%lld flags=%s db=0 "
+                       "multi=%d user=default resp=%d lib-name=%s lib-ver=%s\n",
+                       (unsigned long long)s->id, s->addr, s->laddr, s->fd, s->name,
+                       (long long)((now - s->created_ms) / 1000), (long long)((now - last) / 1000),
+                       s->multi ? "x" : "N", s->multi ? (int)s->queued : -1, s->proto,
+                       s->lib_name, s->lib_ver);
+}
+
+/* A client name or library field: printable ASCII without blanks, as
+ * Redis requires (it is one token of a CLIENT LIST line). */
+static int settable(const char *v, size_t n) {
+    if (n > RESP_NAME_MAX)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i] <= ' ' || v[i] > '~')
+            return 0;
+    return 1;
+}
+
+static void set_field(char *dst, const char *v, size_t n) {
+    pthread_mutex_lock(&reg_lock);
+    memcpy(dst, v, n);
+    dst[n] = '\0';
+    pthread_mutex_unlock(&reg_lock);
+}
+
+static int ok(sbuf *o) {
+    resp_count_ok();
+    return sbuf_str(o, "+OK\r\n");
+}
+
+static int cmd_client(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    const char *sub = cmd->argv[1];
+    size_t sl = cmd->argl[1];
+    if (resp_ieq(sub, sl, "ID") && cmd->argc == 2) {
+        resp_count_ok();
+        return resp_int(o, (long long)s->id);
+    }
+    if ((resp_ieq(sub, sl, "INFO") && cmd->argc == 2) || resp_ieq(sub, sl, "LIST")) {
+        /* LIST: every RESP connection ([TYPE normal] accepted; ID filters) */
+        int only_self = resp_ieq(sub, sl, "INFO");
+        int ids_from = 0;
+        if (!only_self && cmd->argc >= 3) {
+            if (resp_ieq(cmd->argv[2], cmd->argl[2], "ID") && cmd->argc >= 4) {
+                ids_from = 3;
+            } else if (!(cmd->argc == 4 && resp_ieq(cmd->argv[2], cmd->argl[2], "TYPE") &&
+                         resp_ieq(cmd->argv[3], cmd->argl[3], "NORMAL"))) {
+                return resp_err(o, "ERR syntax error (CLIENT LIST [TYPE normal] [ID id ...])");
+            }
+        }
+        sbuf text;
+        sbuf_init(&text, (size_t)1 << 26);
+        int64_t now = mono_ms();
+        int r = 0;
+        pthread_mutex_lock(&reg_lock);
+        for (resp_session *t = reg_head.next; t != &reg_head; t = t->next) {
+            if (only_self && t != s)
+                continue;
+            if (ids_from) {
+                int want = 0;
+                char idt[24];
+                int il = snprintf(idt, sizeof idt, "%llu", (unsigned long long)t->id);
+                for (int a = ids_from; a < cmd->argc; a++)
+                    want |= cmd->argl[a] == (size_t)il && memcmp(cmd->argv[a], idt, (size_t)il) == 0;
+                if (!want)
+                    continue;
+            }
+            r |= client_line(&text, t, now);
+        }
+        pthread_mutex_unlock(&reg_lock);
+        if (r == 0) {
+            resp_count_ok();
+            r = resp_verbatim(o, text.data ? text.data : "", text.len, s->proto);
+        } else {
+            r = resp_err(o, "ERR client list too long");
+        }
+        sbuf_free(&text);
+        return r;
+    }
+    if (resp_ieq(sub, sl, "SETNAME") && cmd->argc == 3) {
+        if (!settable(cmd->argv[2], cmd->argl[2]))
+            return resp_err(o, "ERR Client names cannot contain spaces, newlines or special "
+                               "characters (and toidd keeps at most 64 bytes).");
+        set_field(s->name, cmd->argv[2], cmd->argl[2]);
+        return ok(o);
+    }
+    if (resp_ieq(sub, sl, "GETNAME") && cmd->argc == 2) {
+        resp_count_ok();
+        return s->name[0] ? resp_bulk_str(o, s->name) : resp_null(o, s->proto);
+    }
+    if (resp_ieq(sub, sl, "SETINFO") && cmd->argc == 4) {
+        char *dst = resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-NAME")  ? s->lib_name
+                    : resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-VER") ? s->lib_ver
+                                                                      : NULL;
+        if (!dst)
+            return resp_err(o, "ERR Unrecognized option (CLIENT SETINFO LIB-NAME|LIB-VER value)");
+        if (!settable(cmd->argv[3], cmd->argl[3]))
+            return resp_err(o, "ERR lib-name and lib-ver cannot contain spaces, newlines or "
+                               "special characters (at most 64 bytes).");
+        set_field(dst, cmd->argv[3], cmd->argl[3]);
+        return ok(o);
+    }
+    if ((resp_ieq(sub, sl, "NO-EVICT") || resp_ieq(sub, sl, "NO-TOUCH")) && cmd->argc == 3)
+        return ok(o);   /* toidd keeps no keys: nothing to evict or touch */
+    return resp_err(o, "ERR unknown subcommand of 'client' (ID, INFO, LIST, SETNAME, GETNAME, "
+                       "SETINFO, NO-EVICT, NO-TOUCH)");
+}
+
+/* INFO [section ...]: server, clients, persistence, stats (every section for
+ * none, "all", "default" or "everything"); unknown sections are empty. */
+static int cmd_info(const resp_cmd *cmd, resp_session *s, sbuf *o, const server_config *c) {
+    enum { SERVER = 1, CLIENTS = 2, PERSISTENCE = 4, STATS = 8 };
+    unsigned want = cmd->argc == 1 ? ~0u : 0;
+    for (int a = 1; a < cmd->argc; a++) {
+        const char *v = cmd->argv[a];
+        size_t n = cmd->argl[a];
+        if (resp_ieq(v, n, "ALL") || resp_ieq(v, n, "DEFAULT") || resp_ieq(v, n, "EVERYTHING"))
+            want = ~0u;
+        else if (resp_ieq(v, n, "SERVER"))
+            want |= SERVER;
+        else if (resp_ieq(v, n, "CLIENTS"))
+            want |= CLIENTS;
+        else if (resp_ieq(v, n, "PERSISTENCE"))
+            want |= PERSISTENCE;
+        else if (resp_ieq(v, n, "STATS"))
+            want |= STATS;
+    }
+    char text[2048];
+    size_t len = 0;
+#define ADD(...) len += (size_t)snprintf(text + len, sizeof text - len, __VA_ARGS__)
+    int64_t up = (mono_ms() - started_ms) / 1000;
+    if (want & SERVER) {
+        /* redis_version: the Redis protocol level toidd follows (clients
+         * gate features on it); toidd's own version is the next line */
+        ADD("# Server\r\nredis_version:7.0.0\r\ntoidd_version:%s\r\nredis_mode:standalone\r\n"
+            "os:Linux\r\narch_bits:%d\r\nprocess_id:%ld\r\ntcp_port:%d\r\n"
+            "uptime_in_seconds:%lld\r\nuptime_in_days:%lld\r\n",
+            TOID_VERSION_STRING, (int)(8 * sizeof(void *)), (long)getpid(), resp_tcp_port,
+            (long long)up, (long long)(up / 86400));
+    }
+    if (want & CLIENTS) {
+        ADD("%s# Clients\r\nconnected_clients:%lld\r\nmaxclients:%u\r\n", len ? "\r\n" : "",
+            (long long)atomic_load(&g_metrics.open[PROTO_RESP]), c->max_connections);
+    }
+    if (want & PERSISTENCE) {   /* the state directory is ready before any client is served */
+        ADD("%s# Persistence\r\nloading:0\r\nasync_loading:0\r\n", len ? "\r\n" : "");
+    }
+    if (want & STATS) {
+        unsigned long long issued = 0;
+        for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+            issued += atomic_load(&g_metrics.issued[f]);
+        ADD("%s# Stats\r\ntotal_connections_received:%llu\r\ntotal_commands_processed:%llu\r\n"
+            "rejected_connections:%llu\r\ntoidd_ids_issued:%llu\r\n",
+            len ? "\r\n" : "", (unsigned long long)atomic_load(&g_metrics.accepted[PROTO_RESP]),
+            (unsigned long long)(atomic_load(&g_metrics.resp_ok) +
+                                 atomic_load(&g_metrics.resp_err)),
+            (unsigned long long)atomic_load(&g_metrics.refused[PROTO_RESP]), issued);
+    }
+#undef ADD
+    if (len >= sizeof text)
+        len = sizeof text - 1;
+    resp_count_ok();
+    return resp_verbatim(o, text, len, s->proto);
+}
+
+/* Compares a password in time independent of where it differs. */
+static int password_ok(const server_config *c, const char *p, size_t n) {
+    size_t want = strlen(c->requirepass);
+    unsigned diff = (unsigned)(n != want);
+    for (size_t i = 0; i < n; i++)
+        diff |= (unsigned char)p[i] ^ (unsigned char)c->requirepass[i < want ? i : 0];
+    return want > 0 && diff == 0;
+}
+
+/* AUTH [user] password, also HELLO's AUTH option: user must be "default".
+ * Returns 1 when authenticated (nothing written), 0 when an error was
+ * written, -1 on overflow. */
+static int try_auth(resp_session *s, sbuf *o, const server_config *c, const char *user,
+                    size_t ul, const char *pass, size_t pl) {
+    if (!c->requirepass[0])
+        return resp_err(o, "ERR AUTH <password> called without any password configured for "
+                           "the default user. Are you sure your configuration is correct?");
+    if ((user && !(ul == 7 && memcmp(user, "default", 7) == 0)) || !password_ok(c, pass, pl))
+        return resp_err(o, "WRONGPASS invalid username-password pair or user is disabled.");
+    s->authed = 1;
+    return 1;
+}
+
+static int cmd_hello(const resp_cmd *cmd, resp_session *s, sbuf *o, const server_config *c) {
+    int proto = s->proto;
+    if (cmd->argc >= 2) {
+        const char *v = cmd->argv[1];
+        size_t n = cmd->argl[1];
+        if (n == 1 && (v[0] == '2' || v[0] == '3'))
+            proto = v[0] - '0';
+        else if (n >= 1 && n <= 9 && strspn(v, "0123456789") >= n)
+            return resp_err(o, "NOPROTO unsupported protocol version");
+        else
+            return resp_err(o, "ERR Protocol version is not an integer or out of range");
+    }
+    const char *name = NULL;
+    size_t name_len = 0;
+    for (int a = 2; a < cmd->argc; a++) {
+        if (resp_ieq(cmd->argv[a], cmd->argl[a], "AUTH") && a + 2 < cmd->argc) {
+            int au = try_auth(s, o, c, cmd->argv[a + 1], cmd->argl[a + 1], cmd->argv[a + 2],
+                              cmd->argl[a + 2]);
+            if (au <= 0)
+                return au;   /* the error is the reply */
+            a += 2;
+        } else if (resp_ieq(cmd->argv[a], cmd->argl[a], "SETNAME") && a + 1 < cmd->argc) {
+            name = cmd->argv[a + 1];
+            name_len = cmd->argl[a + 1];
+            if (!settable(name, name_len))
+                return resp_err(o, "ERR Client names cannot contain spaces, newlines or special "
+                                   "characters.");
+            a += 1;
+        } else {
+            return resp_err(o, "ERR Syntax error in HELLO option");
+        }
+    }
+    if (!s->authed)
+        return resp_err(o, "NOAUTH HELLO must be called with the client already authenticated, "
+                           "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to "
+                           "authenticate the client and select the RESP protocol version at the "
+                           "same time");
+    pthread_mutex_lock(&reg_lock);
+    s->proto = proto;
+    if (name) {
+        memcpy(s->name, name, name_len);
+        s->name[name_len] = '\0';
+    }
+    pthread_mutex_unlock(&reg_lock);
+    resp_count_ok();
+    return resp_map(o, 7, proto) | resp_bulk_str(o, "server") | resp_bulk_str(o, "toidd") |
+           resp_bulk_str(o, "version") | resp_bulk_str(o, TOID_VERSION_STRING) |
+           resp_bulk_str(o, "proto") | resp_int(o, proto) | resp_bulk_str(o, "id") |
+           resp_int(o, (long long)s->id) | resp_bulk_str(o, "mode") |
+           resp_bulk_str(o, "standalone") | resp_bulk_str(o, "role") | resp_bulk_str(o, "master") |
+           resp_bulk_str(o, "modules") | resp_array(o, 0);
+}
+
+static void set_multi(resp_session *s, int on) {
+    pthread_mutex_lock(&reg_lock);
+    s->multi = on;
+    pthread_mutex_unlock(&reg_lock);
+    if (!on) {
+        s->multi_dirty = 0;
+        s->queued = 0;
+        sbuf_reset(&s->queue);
+    }
+}
+
+/* Queues cmd for EXEC, re-encoded as multibulk (its arguments may point into
+ * the connection's input, which moves on). 0, or -1 when the queue is full. */
+static int queue_cmd(resp_session *s, const resp_cmd *cmd) {
+    if (s->queued >= RESP_MULTI_MAX_CMDS)
+        return -1;
+    size_t mark = s->queue.len;
+    int r = sbuf_printf(&s->queue, "*%d\r\n", cmd->argc);
+    for (int a = 0; a < cmd->argc && r == 0; a++)
+        r = resp_bulk(&s->queue, cmd->argv[a], cmd->argl[a]);
+    if (r < 0) {
+        s->queue.len = mark;
+        return -1;
+    }
+    s->queued++;
+    return 0;
+}
+
+static int dispatch(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                    const server_config *c);
+
+static int cmd_exec(resp_session *s, sbuf *o, scratch *sc, const server_config *c) {
+    if (!s->multi)
+        return resp_err(o, "ERR EXEC without MULTI");
+    if (s->multi_dirty) {
+        set_multi(s, 0);
+        return resp_err(o, "EXECABORT Transaction discarded because of previous errors.");
+    }
+    int r = resp_array(o, s->queued);
+    /* the queue holds only what queue_cmd wrote: it parses back whole */
+    resp_limits lim = {RESP_MULTI_MAX_BYTES, RESP_MAX_INLINE, RESP_MAX_ARGS};
+    size_t pos = 0;
+    static _Thread_local resp_cmd q;
+    while (r == 0 && pos < s->queue.len) {
+        long used = resp_parse(s->queue.data + pos, s->queue.len - pos, &lim, &q);
+        if (used <= 0)
+            break;
+        pos += (size_t)used;
+        r = dispatch(&q, s, o, sc, c);
+    }
+    set_multi(s, 0);
+    return r < 0 ? -1 : 0;
+}
+
+/* The commands a session runs, MULTI's queue included (the gate is in
+ * resp_handle). Returns 0, -1 on overflow, RESP_NOT_MINE if unknown. */
+static int dispatch(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                    const server_config *c) {
+    const char *name = cmd->argv[0];
+    size_t nl = cmd->argl[0];
+    if (resp_ieq(name, nl, "INFO"))
+        return cmd_info(cmd, s, o, c);
+    if (resp_ieq(name, nl, "CLIENT")) {
+        if (cmd->argc < 2)
+            return resp_err(o, "ERR wrong number of arguments for 'client' command");
+        return cmd_client(cmd, s, o);
+    }
+    return resp_data_command(cmd, s->proto, o, sc, c);
+}
+
+/* Commands that are never queued by MULTI: they act on the session now. */
+static int is_session_cmd(const char *name, size_t nl) {
+    return resp_ieq(name, nl, "EXEC") || resp_ieq(name, nl, "DISCARD") ||
+           resp_ieq(name, nl, "MULTI") || resp_ieq(name, nl, "QUIT") ||
+           resp_ieq(name, nl, "RESET") || resp_ieq(name, nl, "HELLO") ||
+           resp_ieq(name, nl, "AUTH") || resp_ieq(name, nl, "WATCH");
+}
+
+static int unknown(sbuf *o, const char *name, size_t nl) {
+    char msg[100], arg[48];
+    resp_printable(arg, sizeof arg, name, nl);
+    snprintf(msg, sizeof msg, "ERR unknown command '%s'", arg);
+    return resp_err(o, msg);
+}
+
+/* Whether dispatch knows the command (checked when queueing, as Redis does,
+ * so that a typo aborts the transaction rather than failing inside it). */
+static int known(const char *name, size_t nl) {
+    static const char *const names[] = {"ID.NEW", "ID.INSPECT", "PING", "ECHO", "COMMAND",
+                                        "CONFIG", "SELECT", "INFO", "CLIENT"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (resp_ieq(name, nl, names[i]))
+            return 1;
+    return 0;
+}
+
+int resp_handle(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                const server_config *c) {
+    const char *name = cmd->argv[0];
+    size_t nl = cmd->argl[0];
+    int r;
+    if (resp_ieq(name, nl, "POST") || resp_ieq(name, nl, "HOST:")) {
+        /* HTTP sent to the RESP port (e.g. a browser made to post here, as
+         * against Redis): answer once and close, as Redis does for exactly
+         * these two (a "GET key" is a Redis command like any other). */
+        r = resp_err(o, "ERR this is the RESP port of toidd, not HTTP: closing");
+        return r < 0 ? -1 : 1;
+    }
+    atomic_store_explicit(&s->last_ms, mono_ms(), memory_order_relaxed);
+    if (resp_ieq(name, nl, "QUIT")) {
+        resp_count_ok();
+        return sbuf_str(o, "+OK\r\n") < 0 ? -1 : 1;
+    }
+    if (!s->authed && !resp_ieq(name, nl, "AUTH") && !resp_ieq(name, nl, "HELLO") &&
+        !resp_ieq(name, nl, "RESET"))
+        return resp_err(o, "NOAUTH Authentication required.") < 0 ? -1 : 0;
+    if (s->multi && !is_session_cmd(name, nl)) {
+        if (!known(name, nl)) {
+            s->multi_dirty = 1;
+            r = unknown(o, name, nl);
+        } else if (queue_cmd(s, cmd) < 0) {
+            s->multi_dirty = 1;
+            r = resp_err(o, "ERR too many commands in this MULTI (at most 1024, 256 KiB)");
+        } else {
+            resp_count_ok();
+            r = sbuf_str(o, "+QUEUED\r\n");
+        }
+        return r < 0 ? -1 : 0;
+    }
+    if (resp_ieq(name, nl, "MULTI")) {
+        if (s->multi) {
+            r = resp_err(o, "ERR MULTI calls can not be nested");
+        } else {
+            set_multi(s, 1);
+            r = ok(o);
+        }
+    } else if (resp_ieq(name, nl, "EXEC")) {
+        r = cmd_exec(s, o, sc, c);
+    } else if (resp_ieq(name, nl, "DISCARD")) {
+        if (!s->multi) {
+            r = resp_err(o, "ERR DISCARD without MULTI");
+        } else {
+            set_multi(s, 0);
+            r = ok(o);
+        }
+    } else if (resp_ieq(name, nl, "AUTH")) {
+        if (s->multi) {
+            s->multi_dirty = 1;
+            r = resp_err(o, "ERR Command not allowed inside a transaction");
+        } else if (cmd->argc == 2 || cmd->argc == 3) {
+            r = try_auth(s, o, c, cmd->argc == 3 ? cmd->argv[1] : NULL, cmd->argl[1],
+                         cmd->argv[cmd->argc - 1], cmd->argl[cmd->argc - 1]);
+            if (r == 1)
+                r = ok(o);
+        } else {
+            r = resp_err(o, "ERR wrong number of arguments for 'auth' command");
+        }
+    } else if (resp_ieq(name, nl, "HELLO")) {
+        if (s->multi) {
+            s->multi_dirty = 1;
+            r = resp_err(o, "ERR Command not allowed inside a transaction");
+        } else {
+            r = cmd_hello(cmd, s, o, c);
+        }
+    } else if (resp_ieq(name, nl, "RESET")) {
+        set_multi(s, 0);
+        pthread_mutex_lock(&reg_lock);
+        s->proto = 2;
+        s->name[0] = '\0';
+        pthread_mutex_unlock(&reg_lock);
+        s->authed = c->requirepass[0] == '\0';
+        resp_count_ok();
+        r = sbuf_str(o, "+RESET\r\n");
+    } else if (resp_ieq(name, nl, "WATCH")) {
+        r = resp_err(o, s->multi ? "ERR WATCH inside MULTI is not allowed"
+                                 : "ERR WATCH is not supported: toidd keeps no keys");
+    } else {
+        r = dispatch(cmd, s, o, sc, c);
+        if (r == RESP_NOT_MINE)
+            r = unknown(o, name, nl);
+    }
+    return r < 0 ? -1 : 0;
+}

@@ -1,0 +1,76 @@
+# test_lib.sh — sourced by run_client_tests.sh and run_attack_tests.sh: the
+# pass/fail counting, check, finish, the tool check, PY (Debian's python3,
+# which has python3-redis, rather than another python3 in PATH), and
+# start/stop/waitfor of a toidd ($TOIDD, logs in $WORK, pids added to
+# $SERVER_PIDS for the caller's cleanup).
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); }
+fail() {
+    failed=$((failed + 1))
+    printf 'FAIL: %s\n' "$*"
+}
+check() {   # check DESCRIPTION COMMAND...
+    local what=$1
+    shift
+    if "$@"; then pass; else fail "$what"; fi
+}
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit $?
+}
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+need_tools() {   # need_tools TOOL...: each installed, or a failure and the end
+    local tool
+    for tool in "$@"; do
+        if ! command -v "$tool" >/dev/null; then
+            fail "$tool is not installed (see the README's install command)"
+            finish
+        fi
+    done
+}
+
+# start NAME ARGS...: toidd in the background (ports 0 unless ARGS say);
+# sets PID, HP, RP, LOG. Returns 1 if it did not start within 10 s.
+start() {
+    local name=$1
+    shift
+    LOG=$WORK/$name.log
+    : >"$LOG"
+    "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>>"$LOG" &
+    PID=$!
+    SERVER_PIDS="$SERVER_PIDS $PID"
+    local i
+    for i in $(seq 100); do
+        if grep -q ' started: ' "$LOG"; then
+            HP=$(sed -n 's/.*listening: http .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
+            RP=$(sed -n 's/.*listening: resp .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
+            return 0
+        fi
+        kill -0 "$PID" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+# waitfor PID: at most 15 s; STATUS = its exit status
+waitfor() {
+    local i
+    for i in $(seq 150); do
+        if ! kill -0 "$1" 2>/dev/null; then
+            wait "$1"
+            STATUS=$?
+            return 0
+        fi
+        sleep 0.1
+    done
+    kill -KILL "$1" 2>/dev/null
+    wait "$1"
+    STATUS=timeout
+    return 1
+}
+stop() {
+    kill -TERM "$PID" 2>/dev/null
+    waitfor "$PID"
+}
