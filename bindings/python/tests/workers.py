@@ -9,6 +9,11 @@ def ids(fmt, count):
     return [new(fmt) for _ in range(count)]
 
 
+def ids_joined(fmt, count):
+    """ids() as one str, one ID a line: one object to send back, not count."""
+    return "\n".join(ids(fmt, count))
+
+
 def nanoflake_after_fork(node, count):
     """In a forked child: the inherited nanoflake generator must refuse (its
     node is the parent's); after configure(node) it works."""
