@@ -36,3 +36,21 @@ def inherited_generator_refusal():
         return None, ""
     except toid.GenerationError as e:
         return e.reason, str(e)
+
+
+def refusals_then_ids(node, count):
+    """In a fresh process (spawn): every process-wide way to make an ID of a
+    node format refuses before configure; after configure(fmt, node) they
+    work. Returns ({(fmt, call): (reason, message)}, count nanoflake IDs)."""
+    calls = {"new": lambda f: toid.new(f), "new_bytes": lambda f: toid.new_bytes(f),
+             "new_many": lambda f: toid.new_many(f, 100), "ID.new": lambda f: toid.ID.new(f)}
+    refused = {}
+    for fmt in ("nanoflake", "ulid-flake-scalable"):
+        for name, call in calls.items():
+            try:
+                call(fmt)
+                refused[fmt, name] = (None, "")
+            except toid.GenerationError as e:
+                refused[fmt, name] = (e.reason, str(e))
+    toid.configure("nanoflake", node=node)
+    return refused, ids("nanoflake", count)

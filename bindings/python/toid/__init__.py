@@ -7,6 +7,8 @@ fork-safe, and strict decoding::
     import toid
     toid.new("ulid")                    # '01J...'
     toid.parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").time
+    toid.configure("nanoflake", node=7) # node formats first need a node unique
+    toid.new("nanoflake")               # among the processes that generate them
 
 The generating functions are the C functions themselves (no Python frame on
 the hot path); the ID value type is Python over the library's decoders.
@@ -40,7 +42,9 @@ _UTC = _dt.timezone.utc
 
 
 def formats():
-    """{name: {bits, bin_size, text_len, alphabet, default_epoch_ms, ...}}."""
+    """{name: {bits, bin_size, text_len, alphabet, default_epoch_ms, ...,
+    node_max}}: node_max is the largest node of a node format (nanoflake 1023,
+    ulid-flake-scalable 31), None for the others."""
     return {name: dict(info) for name, info in _FORMAT_INFO.items()}
 
 
@@ -63,8 +67,14 @@ def _ms_of(when):
 def configure(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None):
     """Reconfigures the process-wide generator of format (its node: nanoflake's
     generator id 0..1023, ulid-flake-scalable's sid 0..31; its epoch).
-    Also re-arms a node format in a forked child. Not while other threads
-    generate that format."""
+
+    The node formats (formats()[f]["node_max"] is not None) generate through
+    new(), new_bytes() and new_many() only once configure gave them a node,
+    unique among the running processes that generate the format: until then
+    (and after a configure without node, which replaces the whole setting)
+    they raise GenerationError with reason "no node", never a silent node 0
+    that another process would also use. Also re-arms a node format in a
+    forked child. Not while other threads generate that format."""
     _toid.configure(format, node=node, epoch=_epoch_ms(epoch),
                     entropy_bytes=entropy_bytes, wait_max_ms=wait_max_ms)
 
@@ -74,6 +84,9 @@ class Generator(_CGenerator):
     strictly increasing (uid11: unique within a ms).
 
     Generator(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None)
+
+    node is required (TypeError without it) for the node formats (nanoflake,
+    ulid-flake-scalable), and must be unique among their running generators.
     """
     __slots__ = ()
 

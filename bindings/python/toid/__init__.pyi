@@ -17,15 +17,22 @@ class ParseError(ValueError):
     format: Optional[str]       # None when the format was detected
 
 class GenerationError(RuntimeError):
-    reason: str                 # "clock", "exhausted", "overflow", "forked", "entropy"
+    # "clock", "exhausted", "overflow", "forked", "entropy", or "no node": a node
+    # format (nanoflake, ulid-flake-scalable) that configure() has not given a node
+    reason: str
     format: str
 
+# The process-wide generators. A node format refuses (GenerationError, reason
+# "no node") until configure(format, node=N) gave it a node unique among the
+# running processes that generate it: never a silent node 0 in every process.
 def new(format: str = "ulid", /) -> str: ...
 def new_bytes(format: str = "ulid", /) -> bytes: ...
 @overload
 def new_many(format: str, n: int, as_bytes: Literal[False] = ..., /) -> List[str]: ...
 @overload
 def new_many(format: str, n: int, as_bytes: Literal[True], /) -> List[bytes]: ...
+# Replaces the whole setting of format's process-wide generator: for a node
+# format, node is required for it to generate (see new above).
 def configure(format: str, *, node: Optional[int] = ..., epoch: Epoch = ...,
               entropy_bytes: Optional[int] = ..., wait_max_ms: Optional[int] = ...) -> None: ...
 def formats() -> Dict[str, Dict[str, Any]]: ...
@@ -35,6 +42,7 @@ def time_bounds(format: str, when: Union[int, datetime.datetime], *,
                 epoch: Epoch = ...) -> Tuple[ID, ID]: ...
 
 class Generator:
+    # node is required (TypeError without it) for nanoflake and ulid-flake-scalable.
     def __init__(self, format: str, *, node: Optional[int] = ..., epoch: Epoch = ...,
                  entropy_bytes: Optional[int] = ..., wait_max_ms: Optional[int] = ...) -> None: ...
     @property

@@ -25,6 +25,19 @@ static PyObject *ParseError;       /* toid.ParseError(ValueError) */
 static PyObject *GenerationError;  /* toid.GenerationError(RuntimeError) */
 static PyObject *format_names[TOID_FORMAT_COUNT]; /* interned "ulid", ... */
 
+/* The largest node of each format's generator (nanoflake 1023,
+ * ulid-flake-scalable 31), 0 for the formats without a node: asked of the
+ * library at import, as the database extensions do. */
+static uint32_t node_max[TOID_FORMAT_COUNT];
+
+/* Whether the last configure() of a node format gave its process-wide
+ * generator a node. Until then new(), new_bytes() and new_many() refuse it:
+ * the library's default, node 0 in every process, would make two processes
+ * issue the same IDs. Read and written with the GIL held. A forked child
+ * inherits the flag, and the library refuses it there ("forked") until the
+ * child configures a node of its own. */
+static char node_set[TOID_FORMAT_COUNT];
+
 /* ---- formats ----------------------------------------------------------- */
 
 /* The format named by obj (a str), or -1 with ValueError/TypeError set. */
@@ -47,6 +60,30 @@ static int format_arg(PyObject *obj) {
     return f;
 }
 
+/* Fills node_max: the largest power of two each generator takes as its
+ * node bounds the node field (toid_format_info does not carry it). */
+static int probe_node_max(void) {
+    toid_gen *probe = PyMem_RawMalloc(sizeof *probe);   /* ~33 KiB */
+    if (!probe) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        for (unsigned bit = 0; bit < 32; bit++) {
+            toid_gen_config cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.format = (toid_format)f;
+            cfg.node = 1u << bit;
+            cfg.flags = TOID_GEN_UNLOCKED;
+            if (toid_gen_init(probe, &cfg) < 0)
+                break;
+            node_max[f] = (uint32_t)((2ull << bit) - 1);
+        }
+    }
+    PyMem_RawFree(probe);
+    return 0;
+}
+
 /* An ASCII text as a new str, without a UTF-8 decoding pass. */
 static PyObject *ascii_str(const char *text, size_t len) {
     PyObject *s = PyUnicode_New((Py_ssize_t)len, 127);
@@ -57,20 +94,13 @@ static PyObject *ascii_str(const char *text, size_t len) {
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Raises GenerationError for a generator error of format f, with .reason
- * (the library's error class) and .format. */
-static PyObject *generation_error(toid_format f, int rc) {
-    const char *name = toid_format_get(f)->name;
-    PyObject *msg = rc == TOID_EFORKED
-        ? PyUnicode_FromFormat("%s: this process is a fork and its parent goes on with the "
-                               "node it had: call toid.configure(%R, node=N), or make a new "
-                               "toid.Generator, with a node unique among the running "
-                               "processes (forked)", name, format_names[f])
-        : PyUnicode_FromFormat("%s: %s (%s)", name, toid_strerror(rc), toid_err_name(rc));
+/* Raises GenerationError(msg) (msg is consumed; NULL: an error is already
+ * set) with .reason and .format (f's name). */
+static PyObject *raise_generation(toid_format f, const char *why, PyObject *msg) {
     PyObject *exc = msg ? PyObject_CallOneArg(GenerationError, msg) : NULL;
     Py_XDECREF(msg);
     if (exc) {
-        PyObject *reason = PyUnicode_FromString(toid_err_name(rc));
+        PyObject *reason = PyUnicode_FromString(why);
         if (reason && PyObject_SetAttrString(exc, "reason", reason) == 0
             && PyObject_SetAttrString(exc, "format", format_names[f]) == 0)
             PyErr_SetObject(GenerationError, exc);
@@ -78,6 +108,32 @@ static PyObject *generation_error(toid_format f, int rc) {
         Py_DECREF(exc);
     }
     return NULL;
+}
+
+/* Raises GenerationError for a generator error of format f, with .reason
+ * (the library's error class) and .format. */
+static PyObject *generation_error(toid_format f, int rc) {
+    const char *name = toid_format_get(f)->name;
+    return raise_generation(f, toid_err_name(rc), rc == TOID_EFORKED
+        ? PyUnicode_FromFormat("%s: this process is a fork and its parent goes on with the "
+                               "node it had: call toid.configure(%R, node=N), or make a new "
+                               "toid.Generator, with a node unique among the running "
+                               "processes (forked)", name, format_names[f])
+        : PyUnicode_FromFormat("%s: %s (%s)", name, toid_strerror(rc), toid_err_name(rc)));
+}
+
+/* 1 if the process-wide generator of f may generate; 0 with GenerationError
+ * (reason "no node") for a node format no configure() gave a node. */
+static int node_ready(toid_format f) {
+    if (!node_max[f] || node_set[f])
+        return 1;
+    const char *name = toid_format_get(f)->name;
+    raise_generation(f, "no node", PyUnicode_FromFormat(
+        "%s needs a node and this process has none: call toid.configure(%R, node=N) with N "
+        "(0..%u) unique among the running processes that generate %s, or use "
+        "toid.Generator(%R, node=N); node 0 in every process would repeat IDs (no node)",
+        name, format_names[f], (unsigned)node_max[f], name, format_names[f]));
+    return 0;
 }
 
 /* Raises ParseError for text that format f (or, for TOID_FORMAT_COUNT, no
@@ -142,7 +198,7 @@ static int optional_format(const char *fn, PyObject *const *args, Py_ssize_t nar
 static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     int f = optional_format("new", args, nargs);
-    if (f < 0)
+    if (f < 0 || !node_ready((toid_format)f))
         return NULL;
     char text[TOID_TEXT_MAX];
     int len = toid_new_text((toid_format)f, text, sizeof text);
@@ -154,7 +210,7 @@ static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *py_new_bytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     int f = optional_format("new_bytes", args, nargs);
-    if (f < 0)
+    if (f < 0 || !node_ready((toid_format)f))
         return NULL;
     uint8_t bin[TOID_BIN_MAX];
     int rc = toid_new((toid_format)f, bin);
@@ -182,7 +238,7 @@ static PyObject *py_c_loop(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "On:_c_loop", &fmt, &n))
         return NULL;
     int f = format_arg(fmt);
-    if (f < 0)
+    if (f < 0 || !node_ready((toid_format)f))
         return NULL;
     char text[TOID_TEXT_MAX];
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -257,7 +313,7 @@ static PyObject *py_new_many(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "On|p:new_many", &fmt, &n, &as_bytes))
         return NULL;
     int f = format_arg(fmt);
-    return f < 0 ? NULL : many((toid_format)f, NULL, n, !as_bytes);
+    return f < 0 || !node_ready((toid_format)f) ? NULL : many((toid_format)f, NULL, n, !as_bytes);
 }
 
 /* ---- generator settings -------------------------------------------------- */
@@ -308,6 +364,9 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
     int rc = toid_configure(&cfg);
     if (rc < 0)
         return value_error("configure", rc);
+    /* configure replaces the whole configuration: without a node the
+     * generator is back at node 0, which is refused again */
+    node_set[f] = node != NULL && node != Py_None;
     Py_RETURN_NONE;
 }
 
@@ -328,6 +387,11 @@ static int Generator_init(GeneratorObject *self, PyObject *args, PyObject *kw) {
     toid_gen_config cfg;
     if (f < 0 || config_from(f, node, epoch, eb, wait, &cfg) < 0)
         return -1;
+    if (node_max[f] && (!node || node == Py_None)) {   /* never a silent node 0 */
+        PyErr_Format(PyExc_TypeError, "Generator(%R) needs node=N (0..%u), unique among the "
+                     "generators of %R that run at once", fmt, (unsigned)node_max[f], fmt);
+        return -1;
+    }
     if (self->gen) {   /* another thread may be generating from it right now */
         PyErr_SetString(PyExc_RuntimeError, "a Generator cannot be re-initialised: make a new one");
         return -1;
@@ -634,12 +698,19 @@ static PyObject *py_formats(PyObject *self, PyObject *unused) {
     PyObject *dict = PyDict_New();
     for (int f = 0; dict && f < TOID_FORMAT_COUNT; f++) {
         const toid_format_info *i = toid_format_get((toid_format)f);
-        PyObject *info = Py_BuildValue(
-            "{s:s,s:I,s:I,s:I,s:s,s:L,s:O,s:O,s:s}", "name", i->name, "bits", i->bits,
+        PyObject *nmax = Py_None;   /* the largest node, None without one */
+        if (node_max[f])
+            nmax = PyLong_FromUnsignedLong(node_max[f]);
+        else
+            Py_INCREF(nmax);
+        PyObject *info = nmax ? Py_BuildValue(
+            "{s:s,s:I,s:I,s:I,s:s,s:L,s:O,s:O,s:s,s:O}", "name", i->name, "bits", i->bits,
             "bin_size", i->bin_size, "text_len", i->text_len, "alphabet", i->alphabet,
             "default_epoch_ms", (long long)i->default_epoch_ms,
             "epoch_configurable", i->epoch_configurable ? Py_True : Py_False,
-            "has_int", i->has_int ? Py_True : Py_False, "spec", i->spec);
+            "has_int", i->has_int ? Py_True : Py_False, "spec", i->spec,
+            "node_max", nmax) : NULL;
+        Py_XDECREF(nmax);
         if (!info || PyDict_SetItem(dict, format_names[f], info) < 0)
             Py_CLEAR(dict);
         Py_XDECREF(info);
@@ -683,7 +754,7 @@ PyMODINIT_FUNC PyInit__toid(void) {
         if (!format_names[f]
             && !(format_names[f] = PyUnicode_InternFromString(toid_format_get((toid_format)f)->name)))
             return NULL;
-    if (PyType_Ready(&GeneratorType) < 0)
+    if (probe_node_max() < 0 || PyType_Ready(&GeneratorType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
@@ -696,7 +767,8 @@ PyMODINIT_FUNC PyInit__toid(void) {
     GenerationError = PyErr_NewExceptionWithDoc(
         "toid.GenerationError",
         "A generator could not make an ID: .reason is the library's error class ('clock', "
-        "'exhausted', 'overflow', 'forked', 'entropy').",
+        "'exhausted', 'overflow', 'forked', 'entropy'), or 'no node' for a node format "
+        "(nanoflake, ulid-flake-scalable) that toid.configure has not given a node.",
         PyExc_RuntimeError, NULL);
     Py_INCREF(&GeneratorType);
     if (!ParseError || !GenerationError
