@@ -3,6 +3,8 @@
 export type FormatName =
   | 'ulid' | 'ulid-flake' | 'ulid-flake-scalable' | 'scru160'
   | 'nanoflake' | 'uid11' | 'uid11-seq' | 'uuidv7';
+/** The formats whose generator carries a node (FormatInfo.nodeMax is not null). */
+export type NodeFormatName = 'nanoflake' | 'ulid-flake-scalable';
 
 export interface FormatInfo {
   readonly name: FormatName;
@@ -12,6 +14,8 @@ export interface FormatInfo {
   readonly defaultEpochMs: number;
   readonly hasInt: boolean;
   readonly epochConfigurable: boolean;
+  /** The largest node of a node format (nanoflake 1023, ulid-flake-scalable 31); null for the others. */
+  readonly nodeMax: number | null;
 }
 
 export interface EpochOption {
@@ -40,9 +44,10 @@ export interface Fields {
 
 /** Thrown for invalid IDs (RangeError) and by the generators (Error). */
 export interface ToidError extends Error {
-  /** TOID_ELENGTH, TOID_ECHAR, TOID_EOVERFLOW, TOID_ECLOCK, TOID_EFORKED, ... */
+  /** TOID_ELENGTH, TOID_ECHAR, TOID_EOVERFLOW, TOID_ECLOCK, TOID_EFORKED, ...; TOID_ENONODE */
   code: string;
-  /** The library's error class: 'length', 'char', 'overflow', 'clock', 'forked', ... */
+  /** The library's error class: 'length', 'char', 'overflow', 'clock', 'forked', ...; or
+   * 'no node': a node format used without its node (see configure, Generator). */
   reason: string;
   /** For 'char': the offset of the first bad byte. */
   position?: number;
@@ -70,7 +75,10 @@ export declare class ID {
 
 /** A generator of one's own beside the process-wide ones, with its own node and epoch. */
 export declare class Generator {
-  constructor(format: FormatName, options?: { node?: number } & EpochOption);
+  /** A node format needs its node, unique among its generators that run at once
+   * (a TypeError with reason 'no node' without it). */
+  constructor(format: FormatName, options: { node: number } & EpochOption);
+  constructor(format: Exclude<FormatName, NodeFormatName>, options?: { node?: number } & EpochOption);
   readonly format: FormatName;
   new(): string;
   newBytes(): Buffer;
@@ -82,6 +90,10 @@ export declare class Generator {
 export declare function ulid(): string;
 /** A new UUIDv7 from the process-wide generator (monotonic, fork-safe). */
 export declare function uuidv7(): string;
+/** A new ID from the process-wide generator of format. A node format (nanoflake,
+ * ulid-flake-scalable) throws an Error with reason 'no node' (code TOID_ENONODE)
+ * here and in newBytes, newMany and newManyBytes until configure gave it a node in
+ * this process: never a silent node 0 that other processes would use too. */
 declare function new_(format?: FormatName): string;
 export { new_ as new };
 export declare function newBytes(format?: FormatName): Buffer;
@@ -99,7 +111,9 @@ export declare function fromBytes(bytes: Uint8Array, format: FormatName, options
 export declare function fromInt(value: bigint, format: FormatName, options?: EpochOption): ID;
 export declare function make(format: FormatName,
   fields: Record<string, string | number | bigint | boolean | Date>, options?: EpochOption): ID;
-/** Reconfigures the process-wide generator of a format (node, epoch); re-arms a node format after fork. */
+/** Reconfigures the process-wide generator of a format (node, epoch); re-arms a node format after
+ * fork. Replaces the whole setting: a node format generates only while its last configure gave a
+ * node, unique among the running processes that generate the format. Worker threads share it. */
 export declare function configure(format: FormatName, options?: { node?: number } & EpochOption): void;
 export declare const formats: readonly FormatInfo[];
 export declare const libraryVersion: string;

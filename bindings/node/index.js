@@ -143,9 +143,9 @@ function manyBytes(target, n) {
 }
 
 // A generator of one's own beside the process-wide ones, with its own node
-// and epoch: new toid.Generator('nanoflake', { node: 7 }). Strictly
-// increasing (uid11: unique within a ms); it belongs to the thread (main or
-// worker) that made it.
+// and epoch: new toid.Generator('nanoflake', { node: 7 }) (a node format
+// needs its node: TypeError otherwise). Strictly increasing (uid11: unique
+// within a ms); it belongs to the thread (main or worker) that made it.
 class Generator {
   #g; #f;
 
@@ -178,7 +178,9 @@ const toid = {
   /** A new UUIDv7 (text) from the process-wide generator. */
   uuidv7: native.uuidv7,
 
-  /** A new ID of format (default 'ulid') as text. */
+  /** A new ID of format (default 'ulid') as text. A node format (nanoflake,
+   * ulid-flake-scalable) throws (reason 'no node') here and in newBytes, newMany
+   * and newManyBytes until configure() gave it a node in this process. */
   new(format = 'ulid') { return native.newText(formatIndex(format)); },
   /** A new ID of format as a Buffer (big-endian). */
   newBytes(format = 'ulid') { return native.newBytes(formatIndex(format)); },
@@ -237,7 +239,9 @@ const toid = {
     return idOf(f, native.make(f, text, epoch), epoch);
   },
   /** Reconfigures the process-wide generator of format: its node (nanoflake's
-   * generator 0..1023, ulid-flake-scalable's sid 0..31) and epoch. */
+   * generator 0..1023, ulid-flake-scalable's sid 0..31, unique among the
+   * running processes that generate it) and epoch. Replaces the whole
+   * setting: without a node, a node format is refused again. */
   configure(format, options = {}) {
     native.configure(formatIndex(format), options.node, epochMs(options.epoch));
   },

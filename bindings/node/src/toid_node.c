@@ -12,11 +12,25 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <toid.h>
+
+/* The largest node of each format's generator (nanoflake 1023,
+ * ulid-flake-scalable 31), 0 for the formats without a node: asked of the
+ * library once, as the database extensions do (the first load fills it;
+ * later loads, in worker threads, find the same answer). */
+static _Atomic uint32_t node_max[TOID_FORMAT_COUNT];
+
+/* Whether the last configure() of a node format gave its process-wide
+ * generator a node. Until then the process-wide calls refuse it: the
+ * library's default, node 0 in every process, would make two processes
+ * issue the same IDs. Process-wide like the generators themselves: a
+ * configure in any worker thread counts for all. */
+static atomic_bool node_set[TOID_FORMAT_COUNT];
 
 /* Returns NULL from the callback if a Node-API call failed (an exception is
  * then pending, or we raise one). */
@@ -45,22 +59,28 @@ static napi_value error_code(napi_env env, int rc) {
     return v;
 }
 
-/* Throws an Error (range false) or a RangeError (range true) with message
- * msg, .code ("TOID_ECHAR"), .reason ("char") and, when pos >= 0, .position. */
-static napi_value throw_toid(napi_env env, bool range, const char *msg, int rc, long pos) {
+/* Throws err (made by make with message msg and .code code) with .reason
+ * and, when pos >= 0, .position. */
+static napi_value throw_with(napi_env env,
+                             napi_status (*make)(napi_env, napi_value, napi_value, napi_value *),
+                             const char *msg, napi_value code, const char *reason, long pos) {
     napi_value m, err, v;
-    napi_status st = napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m);
-    if (st == napi_ok)
-        st = range ? napi_create_range_error(env, error_code(env, rc), m, &err)
-                   : napi_create_error(env, error_code(env, rc), m, &err);
-    if (st != napi_ok)
+    if (napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m) != napi_ok
+        || make(env, code, m, &err) != napi_ok)
         return NULL;
-    if (napi_create_string_utf8(env, toid_err_name(rc), NAPI_AUTO_LENGTH, &v) == napi_ok)
+    if (napi_create_string_utf8(env, reason, NAPI_AUTO_LENGTH, &v) == napi_ok)
         napi_set_named_property(env, err, "reason", v);
     if (pos >= 0 && napi_create_int64(env, pos, &v) == napi_ok)
         napi_set_named_property(env, err, "position", v);
     napi_throw(env, err);
     return NULL;
+}
+
+/* Throws an Error (range false) or a RangeError (range true) with message
+ * msg, .code ("TOID_ECHAR"), .reason ("char") and, when pos >= 0, .position. */
+static napi_value throw_toid(napi_env env, bool range, const char *msg, int rc, long pos) {
+    return throw_with(env, range ? napi_create_range_error : napi_create_error, msg,
+                      error_code(env, rc), toid_err_name(rc), pos);
 }
 
 /* Throws an Error for a generator failure (clock, exhausted, forked...). */
@@ -74,6 +94,33 @@ static napi_value throw_generation(napi_env env, toid_format f, int rc) {
     else
         snprintf(msg, sizeof msg, "%s: %s (%s)", name, toid_strerror(rc), toid_err_name(rc));
     return throw_toid(env, false, msg, rc, -1);
+}
+
+/* Throws err (made by make) with message msg, .code TOID_ENONODE and
+ * .reason "no node": a node format used without its node. */
+static napi_value throw_no_node(napi_env env,
+                                napi_status (*make)(napi_env, napi_value, napi_value, napi_value *),
+                                const char *msg) {
+    napi_value code;
+    if (napi_create_string_utf8(env, "TOID_ENONODE", NAPI_AUTO_LENGTH, &code) != napi_ok)
+        return NULL;
+    return throw_with(env, make, msg, code, "no node", -1);
+}
+
+/* true if the process-wide generator of f may generate; false with an Error
+ * (.reason 'no node') for a node format no configure() gave a node. */
+static bool node_ready(napi_env env, toid_format f) {
+    if (!atomic_load(&node_max[f]) || atomic_load(&node_set[f]))
+        return true;
+    char msg[512];
+    const char *name = toid_format_get(f)->name;
+    snprintf(msg, sizeof msg, "%s needs a node and this process has none: call "
+             "toid.configure('%s', { node: N }) with N (0..%u) unique among the running "
+             "processes that generate %s, or use new toid.Generator('%s', { node: N }); node 0 "
+             "in every process would repeat IDs (no node)",
+             name, name, (unsigned)atomic_load(&node_max[f]), name, name);
+    throw_no_node(env, napi_create_error, msg);
+    return false;
 }
 
 /* Throws a RangeError for a text that format f (or no format, f < 0) refused. */
@@ -157,8 +204,10 @@ static int target_call(napi_env env, napi_callback_info info, args_t *a, toid_ge
     napi_valuetype t = napi_undefined;
     if (a->argc > 0)
         napi_typeof(env, a->argv[0], &t);
-    if (t != napi_external)
-        return format_at(env, a, 0);
+    if (t != napi_external) {
+        int f = format_at(env, a, 0);
+        return f < 0 || !node_ready(env, (toid_format)f) ? -1 : f;
+    }
     bool ours = false;
     own_gen *g = NULL;
     if (napi_check_object_type_tag(env, a->argv[0], &OWN_GEN_TAG, &ours) != napi_ok || !ours
@@ -219,6 +268,32 @@ static bool epoch_at(napi_env env, const args_t *a, size_t i, int64_t *epoch) {
     return true;
 }
 
+/* ---- node formats ------------------------------------------------------- */
+
+/* Fills node_max: the largest power of two each generator takes as its node
+ * bounds the node field (toid_format_info does not carry it). */
+static bool probe_node_max(void) {
+    toid_gen *probe = malloc(sizeof *probe);   /* ~33 KiB */
+    if (!probe)
+        return false;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        uint32_t max = 0;
+        for (unsigned bit = 0; bit < 32; bit++) {
+            toid_gen_config cfg;
+            memset(&cfg, 0, sizeof cfg);
+            cfg.format = (toid_format)f;
+            cfg.node = 1u << bit;
+            cfg.flags = TOID_GEN_UNLOCKED;
+            if (toid_gen_init(probe, &cfg) < 0)
+                break;
+            max = (uint32_t)((2ull << bit) - 1);
+        }
+        atomic_store(&node_max[f], max);
+    }
+    free(probe);
+    return true;
+}
+
 /* ---- results ------------------------------------------------------------ */
 
 /* A new Buffer with the binary value of format f. */
@@ -237,6 +312,8 @@ static napi_value text_value(napi_env env, const char *text, int len) {
 }
 
 static napi_value new_of(napi_env env, toid_format f, toid_gen *gen) {
+    if (!gen && !node_ready(env, f))
+        return NULL;
     char text[TOID_TEXT_MAX];
     int len = gen ? toid_gen_next_text(gen, text, sizeof text) : toid_new_text(f, text, sizeof text);
     if (len < 0)
@@ -269,7 +346,7 @@ static napi_value js_c_loop(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
     int64_t n = 0;
-    if ((f = format_call(env, info, &a)) < 0)
+    if ((f = format_call(env, info, &a)) < 0 || !node_ready(env, (toid_format)f))
         return NULL;
     if (a.argc > 1)
         napi_get_value_int64(env, a.argv[1], &n);
@@ -365,13 +442,15 @@ static napi_value js_batch_bytes(napi_env env, napi_callback_info info) {
 }
 
 /* A generator configuration for format f from arguments 1 (node or
- * undefined) and 2 (epoch or undefined). */
-static bool config_at(napi_env env, const args_t *a, int f, toid_gen_config *cfg) {
+ * undefined) and 2 (epoch or undefined); *has_node: whether a node was given. */
+static bool config_at(napi_env env, const args_t *a, int f, toid_gen_config *cfg,
+                      bool *has_node) {
     memset(cfg, 0, sizeof *cfg);
     cfg->format = (toid_format)f;
     napi_valuetype t = napi_undefined;
     if (a->argc > 1)
         napi_typeof(env, a->argv[1], &t);
+    *has_node = t != napi_undefined;
     if (t != napi_undefined) {
         int64_t node = -1;
         if (t != napi_number || napi_get_value_int64(env, a->argv[1], &node) != napi_ok || node < 0
@@ -389,11 +468,15 @@ static napi_value js_configure(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
     toid_gen_config cfg;
-    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg))
+    bool has_node;
+    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg, &has_node))
         return NULL;
     int rc = toid_configure(&cfg);
     if (rc < 0)
         return throw_value(env, "configure", rc);
+    /* configure replaces the whole configuration: without a node the
+     * generator is back at node 0, which is refused again */
+    atomic_store(&node_set[f], has_node);
     return NULL;
 }
 
@@ -403,8 +486,17 @@ static napi_value js_gen_create(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
     toid_gen_config cfg;
-    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg))
+    bool has_node;
+    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg, &has_node))
         return NULL;
+    if (!has_node && atomic_load(&node_max[f])) {   /* never a silent node 0 */
+        char msg[256];
+        const char *name = toid_format_get((toid_format)f)->name;
+        snprintf(msg, sizeof msg, "new toid.Generator('%s') needs { node: N } (0..%u), unique "
+                 "among the generators of %s that run at once (no node)", name,
+                 (unsigned)atomic_load(&node_max[f]), name);
+        return throw_no_node(env, napi_create_type_error, msg);
+    }
     own_gen *g = calloc(1, sizeof *g);   /* ~33 KiB (uid11's table), never moved */
     if (!g) {
         napi_throw_error(env, "TOID_ENOMEM", "out of memory");
@@ -601,7 +693,7 @@ static napi_value js_make(napi_env env, napi_callback_info info) {
     return bytes_value(env, (toid_format)f, bin);
 }
 
-/* formats() -> [{ name, bits, binSize, textLen, hasInt, epochConfigurable,
+/* formats() -> [{ name, bits, binSize, textLen, hasInt, epochConfigurable, nodeMax,
  * defaultEpochMs }] in the library's order. */
 static napi_value js_formats(napi_env env, napi_callback_info info) {
     (void)info;
@@ -625,6 +717,12 @@ static napi_value js_formats(napi_env env, napi_callback_info info) {
         CHECK(env, napi_set_named_property(env, o, "hasInt", v));
         CHECK(env, napi_get_boolean(env, fi->epoch_configurable, &v));
         CHECK(env, napi_set_named_property(env, o, "epochConfigurable", v));
+        uint32_t nmax = atomic_load(&node_max[f]);   /* the largest node; null without one */
+        if (nmax)
+            CHECK(env, napi_create_uint32(env, nmax, &v));
+        else
+            CHECK(env, napi_get_null(env, &v));
+        CHECK(env, napi_set_named_property(env, o, "nodeMax", v));
         CHECK(env, napi_set_element(env, arr, (uint32_t)f, o));
     }
     return arr;
@@ -649,6 +747,10 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         { "encode", js_encode }, { "describe", js_describe }, { "fromInt", js_from_int },
         { "make", js_make }, { "formats", js_formats }, { "version", js_version },
     };
+    if (!probe_node_max()) {
+        napi_throw_error(env, "TOID_ENOMEM", "out of memory");
+        return NULL;
+    }
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
         napi_value fn;
         if (napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].fn, NULL, &fn)

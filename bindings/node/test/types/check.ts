@@ -14,3 +14,8 @@ console.log(g.new(), g.newBytes().length, gm, g.format);
 console.log(a, b, d, n, f, m, x, toid.formats[0].textLength);
 // @ts-expect-error unknown format
 toid.new('ulidx');
+// @ts-expect-error a node format's Generator needs its node
+new toid.Generator('nanoflake');
+const own: toid.Generator = new toid.Generator('ulid', {});
+const nodeMax: number | null = toid.formats[4].nodeMax;
+console.log(own.new(), nodeMax);
