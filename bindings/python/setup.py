@@ -39,7 +39,7 @@ setup(
         Extension(
             "toid._toid",
             sources=["toid/_toid.c"],
-            include_dirs=[include_dir],
+            include_dirs=[include_dir, os.path.join(HERE, "..", "common")],
             extra_objects=[static_lib],
             extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wstrict-prototypes", "-Wmissing-prototypes",

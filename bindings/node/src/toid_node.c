@@ -19,10 +19,11 @@
 
 #include <toid.h>
 
+#include "toid_node_max.h"
+
 /* The largest node of each format's generator (nanoflake 1023,
  * ulid-flake-scalable 31), 0 for the formats without a node: asked of the
- * library once, as the database extensions do (the first load fills it;
- * later loads, in worker threads, find the same answer). */
+ * library at each load (toid_node_max.h; worker threads find the same). */
 static _Atomic uint32_t node_max[TOID_FORMAT_COUNT];
 
 /* Whether the last configure() of a node format gave its process-wide
@@ -270,27 +271,16 @@ static bool epoch_at(napi_env env, const args_t *a, size_t i, int64_t *epoch) {
 
 /* ---- node formats ------------------------------------------------------- */
 
-/* Fills node_max: the largest power of two each generator takes as its node
- * bounds the node field (toid_format_info does not carry it). */
+/* Fills node_max (see toid_node_max.h); the same answer on every load. */
 static bool probe_node_max(void) {
-    toid_gen *probe = malloc(sizeof *probe);   /* ~33 KiB */
+    toid_gen *probe = malloc(sizeof *probe);
+    uint32_t max[TOID_FORMAT_COUNT];
     if (!probe)
         return false;
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        uint32_t max = 0;
-        for (unsigned bit = 0; bit < 32; bit++) {
-            toid_gen_config cfg;
-            memset(&cfg, 0, sizeof cfg);
-            cfg.format = (toid_format)f;
-            cfg.node = 1u << bit;
-            cfg.flags = TOID_GEN_UNLOCKED;
-            if (toid_gen_init(probe, &cfg) < 0)
-                break;
-            max = (uint32_t)((2ull << bit) - 1);
-        }
-        atomic_store(&node_max[f], max);
-    }
+    toid_bindings_node_max(probe, max);
     free(probe);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        atomic_store(&node_max[f], max[f]);
     return true;
 }
 
@@ -463,13 +453,21 @@ static bool config_at(napi_env env, const args_t *a, int f, toid_gen_config *cfg
     return epoch_at(env, a, 2, &cfg->epoch_ms);
 }
 
+/* The arguments (f, node|undefined, epoch|undefined) of configure and
+ * genCreate: the format, or -1 with an exception pending. */
+static int config_call(napi_env env, napi_callback_info info, toid_gen_config *cfg,
+                       bool *has_node) {
+    args_t a;
+    int f = format_call(env, info, &a);
+    return f < 0 || !config_at(env, &a, f, cfg, has_node) ? -1 : f;
+}
+
 /* configure(f, node|undefined, epoch|undefined): the process-wide generator */
 static napi_value js_configure(napi_env env, napi_callback_info info) {
-    args_t a;
-    int f;
     toid_gen_config cfg;
     bool has_node;
-    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg, &has_node))
+    int f = config_call(env, info, &cfg, &has_node);
+    if (f < 0)
         return NULL;
     int rc = toid_configure(&cfg);
     if (rc < 0)
@@ -483,11 +481,10 @@ static napi_value js_configure(napi_env env, napi_callback_info info) {
 /* genCreate(f, node|undefined, epoch|undefined) -> a generator of one's own,
  * for newText, newBytes, batchText and batchBytes. */
 static napi_value js_gen_create(napi_env env, napi_callback_info info) {
-    args_t a;
-    int f;
     toid_gen_config cfg;
     bool has_node;
-    if ((f = format_call(env, info, &a)) < 0 || !config_at(env, &a, f, &cfg, &has_node))
+    int f = config_call(env, info, &cfg, &has_node);
+    if (f < 0)
         return NULL;
     if (!has_node && atomic_load(&node_max[f])) {   /* never a silent node 0 */
         char msg[256];

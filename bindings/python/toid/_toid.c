@@ -18,6 +18,8 @@
 
 #include <toid.h>
 
+#include "toid_node_max.h"
+
 /* Batches at least this long run without the GIL. */
 #define TOID_PY_NOGIL_MIN 64
 
@@ -27,7 +29,7 @@ static PyObject *format_names[TOID_FORMAT_COUNT]; /* interned "ulid", ... */
 
 /* The largest node of each format's generator (nanoflake 1023,
  * ulid-flake-scalable 31), 0 for the formats without a node: asked of the
- * library at import, as the database extensions do. */
+ * library at import (toid_node_max.h). */
 static uint32_t node_max[TOID_FORMAT_COUNT];
 
 /* Whether the last configure() of a node format gave its process-wide
@@ -60,26 +62,14 @@ static int format_arg(PyObject *obj) {
     return f;
 }
 
-/* Fills node_max: the largest power of two each generator takes as its
- * node bounds the node field (toid_format_info does not carry it). */
+/* Fills node_max (see toid_node_max.h). */
 static int probe_node_max(void) {
-    toid_gen *probe = PyMem_RawMalloc(sizeof *probe);   /* ~33 KiB */
+    toid_gen *probe = PyMem_RawMalloc(sizeof *probe);
     if (!probe) {
         PyErr_NoMemory();
         return -1;
     }
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        for (unsigned bit = 0; bit < 32; bit++) {
-            toid_gen_config cfg;
-            memset(&cfg, 0, sizeof cfg);
-            cfg.format = (toid_format)f;
-            cfg.node = 1u << bit;
-            cfg.flags = TOID_GEN_UNLOCKED;
-            if (toid_gen_init(probe, &cfg) < 0)
-                break;
-            node_max[f] = (uint32_t)((2ull << bit) - 1);
-        }
-    }
+    toid_bindings_node_max(probe, node_max);
     PyMem_RawFree(probe);
     return 0;
 }
