@@ -207,7 +207,7 @@ static void text_lines(pen *p, toid_format f, const toid_layout_field *l, int n,
 /* "name  bits A..B  chars C..D  value" per field. */
 static void legend(pen *p, toid_format f, const toid_layout_field *l, int n, const uint8_t *bin,
                    int64_t epoch_ms) {
-    char line[160], value[48], chars[24], time[48] = "";
+    char line[256], value[48], chars[24], time[64] = "";
     toid_field d[TOID_FIELDS_MAX];
     int nd = toid_describe(f, bin, epoch_ms, d);
     for (int i = 0; i < nd; i++)
