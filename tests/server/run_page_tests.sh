@@ -139,8 +139,9 @@ tail -1 "$WORK/check.out"
 # a screenshot, kept for people to look at
 mkdir -p "$ART"
 rm -f "$ART/server_page.png"
-browse shot --hide-scrollbars --window-size=1200,2400 --virtual-time-budget=10000 \
-    --screenshot="$ART/server_page.png" "$URL/#decode=01ARZ3NDEKTSV4RRFFQ69G5FAV,017f22e2-79b0-7cc3-98c4-dc0c0c07398f,uid11-seq/hR3jDfnAH3W,hello!&new=scru160:2" >/dev/null
+# (tall enough for the chart under two decoded IDs and an error)
+browse shot --hide-scrollbars --window-size=1200,2300 --virtual-time-budget=10000 \
+    --screenshot="$ART/server_page.png" "$URL/#decode=017f22e2-79b0-7cc3-98c4-dc0c0c07398f,uid11-seq/hR3jDfnAH3W,hello!" >/dev/null
 check "a screenshot: $ART/server_page.png" bash -c \
     '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 20000 ]' \
     _ "$ART/server_page.png"
