@@ -20,6 +20,8 @@ bad=$(nm -D --defined-only "$lib"/libtoid.so | awk '{print $3}' | grep -v '^toid
 # pkg-config (the .pc is relocatable: it finds the staging tree itself)
 export PKG_CONFIG_PATH="$lib/pkgconfig"
 flags=$(pkg-config --cflags --libs toid)
+test -f "$(pkg-config --variable=includedir toid)/toid.h"
+test -f "$(pkg-config --variable=libdir toid)/libtoid.so"
 cc "$src/tests/consumer/main.c" $flags -Wl,-rpath,"$lib" -o "$work/pc"
 [ "$("$work/pc")" = 01ARZ3NDEKTSV4RRFFQ69G5FAV ]
 # CMake package
