@@ -92,10 +92,7 @@ static int scru160_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, t
             return rc;
         counter = ((uint32_t)c[0] << 8 | c[1]) & 0x7FFF;
     }
-    for (int k = 0; k < 6; k++)
-        id[k] = (uint8_t)((uint64_t)t->ms >> (40 - 8 * k));
-    id[6] = (uint8_t)(counter >> 8);
-    id[7] = (uint8_t)counter;
+    toid__gen_store64(id, (uint64_t)t->ms << 16 | counter);
     toid__commit(g, t->ms, id, 20);
     memcpy(out, id, 20);
     *status |= TOID__NEW_OR_SAME(t);
@@ -105,12 +102,11 @@ static int scru160_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, t
 /* The state in one word: 48-bit ms | 16-bit counter (ms 0 is never
  * generated, so 0 means no ID yet). */
 static uint64_t scru160_pack(const toid_gen_head *g) {
-    return g->last_ms == INT64_MIN ? 0 : (uint64_t)g->last_ms << 16 | (uint32_t)g->last[6] << 8 | g->last[7];
+    return g->last_ms == INT64_MIN ? 0 : (uint64_t)g->last_ms << 16 | (toid__gen_load64(g->last) & 0xFFFF);
 }
 
 static void scru160_unpack(uint64_t w, toid_gen_head *g) {
-    for (int k = 0; k < 8; k++)
-        g->last[k] = (uint8_t)(w >> (56 - 8 * k));
+    toid__gen_store64(g->last, w);
     g->last_ms = w ? (int64_t)(w >> 16) : INT64_MIN;
 }
 
