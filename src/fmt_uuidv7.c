@@ -2,6 +2,7 @@
  * var 0b10 | 62 bits; 36 lower-case hex digits with hyphens; 16 bytes. */
 #include "codec.h"
 #include "gen.h"
+#include "simd.h"
 
 /* Offsets of the 32 hex digits in the 36-character form. */
 static const uint8_t digit_at[32] = {
@@ -11,6 +12,10 @@ static const uint8_t digit_at[32] = {
 static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 36)
         return TOID_ELENGTH;
+#if TOID__HAVE_SIMD
+    if (toid__simd() && toid__uuid_decode_ssse3(s, bin) == 0)
+        return 0;           /* anything it does not accept: the scalar code below says why */
+#endif
     uint8_t out[16];
     unsigned bad = 0;
     for (int i = 0; i < 16; i++) {
@@ -41,6 +46,12 @@ static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_po
 }
 
 static void uuidv7_encode(const uint8_t *bin, char *out) {
+#if TOID__HAVE_SIMD
+    if (toid__simd()) {
+        toid__uuid_encode_ssse3(bin, out);
+        return;
+    }
+#endif
     char hex[32];
     toid__hex_put(bin, 16, hex);
     memcpy(out, hex, 8);

@@ -125,6 +125,27 @@ int toid_encode(toid_format f, const uint8_t *bin, char *out, size_t out_size) {
     return (int)n;
 }
 
+int toid_encode_batch(toid_format f, const uint8_t *bin, size_t n, char sep, char *out, size_t out_size,
+                      size_t *written) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !out || (!bin && n))
+        return TOID_EINVAL;
+    size_t len = fmt->info.text_len, size = fmt->info.bin_size, step = len + (sep != '\0');
+    if (n > (SIZE_MAX - 1) / step || out_size < n * step + 1)
+        return TOID_EBUFFER;
+    char *p = out;
+    for (size_t i = 0; i < n; i++, bin += size) {
+        fmt->encode(bin, p);
+        p += len;
+        if (sep != '\0')
+            *p++ = sep;
+    }
+    *p = '\0';
+    if (written)
+        *written = (size_t)(p - out);
+    return 0;
+}
+
 int toid_from_bytes(toid_format f, const uint8_t *bytes, size_t len, uint8_t *bin) {
     const toid__format *fmt = toid__format_of(f);
     if (!fmt || !bin || !bytes)
