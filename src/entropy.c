@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 
-#define BLOCKS TOID__CHACHA_LANES
+#define BLOCKS 8          /* toid__chacha20_blocks8 */
 #define RESEED_BYTES (1u << 20)
 
 typedef struct rng {
@@ -92,7 +92,7 @@ static int reseed(rng *r) {
 }
 
 static void refill(rng *r) {
-    toid__chacha20_blocks(r->key, r->counter, r->nonce, r->buf);
+    toid__chacha20_blocks8(r->key, r->counter, r->nonce, r->buf);
     r->counter += BLOCKS;
     memcpy(r->key, r->buf, 32);       /* fast key erasure */
     memset(r->buf, 0, 32);

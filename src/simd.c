@@ -12,7 +12,9 @@ int toid__simd_level = -1;
 static int best_level(void) {
 #if TOID__HAVE_SIMD
     __builtin_cpu_init();
-    return __builtin_cpu_supports("ssse3") ? 1 : 0;
+    if (!__builtin_cpu_supports("ssse3"))
+        return 0;
+    return __builtin_cpu_supports("avx2") ? 2 : 1;
 #else
     return 0;
 #endif

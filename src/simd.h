@@ -8,7 +8,8 @@
 #define TOID_SIMD_H
 #include "format.h"
 
-/* The level in use: 0 scalar, 1 SSSE3. Detected on first use (CPUID, and
+/* The level in use: 0 scalar (and ChaCha20 4 blocks with SSE2), 1 SSSE3
+ * codecs, 2 those and ChaCha20 8 blocks with AVX2. Detected on first use (CPUID, and
  * the environment variable TOID_SIMD=off forces 0); toid_simd_select
  * changes it. */
 extern int toid__simd_level TOID__HIDDEN;
