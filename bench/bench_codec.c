@@ -5,7 +5,7 @@
  * is constant-folded.
  *   usage: bench_codec [RUNS] [OPS_PER_RUN]   (defaults 15, 2000000)
  *          bench_codec --only FORMAT encode|decode|copy [OPS]  one loop, in the
- *          function `measured`, for callgrind: see bench/codec_callgrind.sh */
+ *          function `measured`, for callgrind: see bench/callgrind_counts.sh */
 #include "bench.h"
 #include "toid.h"
 

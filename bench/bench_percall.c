@@ -20,7 +20,7 @@
  *
  *   usage: bench_percall [ROUNDS] [CALLS_PER_ROUND]      (defaults 9, 200000)
  *          bench_percall --only NAME CALLS   runs one variant's loop (in the
- *          function `measured`) for callgrind: see bench/percall_callgrind.sh */
+ *          function `measured`) for callgrind: see bench/callgrind_counts.sh */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 #include "toid.h"
@@ -31,25 +31,20 @@
 typedef void (*loop_fn)(long n);
 
 /* ---- the library ---- */
-static void lib_ulid(long n) {
+static void lib_text(toid_format f, long n) {
     char t[TOID_TEXT_MAX];
+    size_t last = toid_format_get(f)->text_len - 1;
     uint64_t acc = 0;
     for (long i = 0; i < n; i++) {
-        toid_new_text(TOID_ULID, t, sizeof t);
-        acc += (uint8_t)t[25];
+        toid_new_text(f, t, sizeof t);
+        acc += (uint8_t)t[last];
     }
     bench_sink += acc;
 }
 
-static void lib_uuidv7(long n) {
-    char t[TOID_TEXT_MAX];
-    uint64_t acc = 0;
-    for (long i = 0; i < n; i++) {
-        toid_new_text(TOID_UUIDV7, t, sizeof t);
-        acc += (uint8_t)t[35];
-    }
-    bench_sink += acc;
-}
+static void lib_ulid(long n) { lib_text(TOID_ULID, n); }
+static void lib_uuidv7(long n) { lib_text(TOID_UUIDV7, n); }
+static void lib_scru160(long n) { lib_text(TOID_SCRU160, n); }
 
 static void lib_nanoflake(long n) {
     uint8_t b[8];
@@ -57,16 +52,6 @@ static void lib_nanoflake(long n) {
     for (long i = 0; i < n; i++) {
         toid_new(TOID_NANOFLAKE, b);
         acc += b[7];
-    }
-    bench_sink += acc;
-}
-
-static void lib_scru160(long n) {
-    char t[TOID_TEXT_MAX];
-    uint64_t acc = 0;
-    for (long i = 0; i < n; i++) {
-        toid_new_text(TOID_SCRU160, t, sizeof t);
-        acc += (uint8_t)t[31];
     }
     bench_sink += acc;
 }

@@ -566,7 +566,8 @@ done:
  * produce() redoes the ID. Any other error, and every wait, is produce()'s
  * too: it starts again from a fresh clock reading. The shared-memory mode
  * and uid11 (sorted batches) always take produce(). */
-static int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out, unsigned *status) {
+static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out,
+                                                            unsigned *status) {
     if (__builtin_expect((g->h.cfg.flags & TOID_GEN_SHARED) || fmt->random_order, 0))
         goto slow;
     int rc = check_fork(g, fmt);
