@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -639,7 +640,15 @@ int toid_gen_batch_status(toid_gen *g, uint8_t *out, size_t n, size_t *made, uns
 
 /* ---- the process-wide generators ---- */
 
-static toid_gen defaults[TOID_FORMAT_COUNT];
+/* Each on its own 64-byte boundary, so that the head's first cache line
+ * holds the configuration (read by every ID, written never) and the second
+ * the state and the lock (written by every ID): threads sharing a generator
+ * then pass one line between their cores per ID, not two. */
+static struct {
+    _Alignas(64) toid_gen g;
+} defaults[TOID_FORMAT_COUNT];
+_Static_assert(offsetof(toid_gen_head, last_ms) == 64 && offsetof(toid_gen_head, state) < 128,
+               "the configuration fills the head's first cache line, the state and lock the second");
 static int ready[TOID_FORMAT_COUNT];
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -651,12 +660,12 @@ static toid_gen *default_gen(toid_format f) {
         if (!ready[f]) {
             toid_gen_config c;
             toid_gen_config_default(f, &c);
-            toid_gen_init(&defaults[f], &c);
+            toid_gen_init(&defaults[f].g, &c);
             __atomic_store_n(&ready[f], 1, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&init_mutex);
     }
-    return &defaults[f];
+    return &defaults[f].g;
 }
 
 int toid_new(toid_format f, uint8_t *out) {
