@@ -1,6 +1,6 @@
 /* bench_codec.c — text codecs through the public API: median ns per encode
  * and per decode for each format (and SCRU160's hex form), next to the floor
- * of the same loop copying the text; ULID and UUID also on the scalar path
+ * of the same loop copying the text; ULID, UUID and SCRU160 also on the scalar path
  * (toid_simd_select(TOID_SIMD_OFF)) beside their SIMD path. Values cycle through a pool so nothing
  * is constant-folded.
  *   usage: bench_codec [RUNS] [OPS_PER_RUN]   (defaults 15, 2000000)
@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
         snprintf(label, sizeof label, "%s (%s-%u)", info->name, info->alphabet, info->text_len);
         double e = measure((toid_format)f, ENCODE), em = last_min, d = measure((toid_format)f, DECODE), dm = last_min;
         printf("%-28s %6.2f (%6.2f) %6.2f (%6.2f)\n", label, e, em, d, dm);
-        if (f == TOID_ULID || f == TOID_UUIDV7) {   /* the same codec on its scalar path */
+        if (f == TOID_ULID || f == TOID_UUIDV7 || f == TOID_SCRU160) {   /* the same codec on its scalar path */
             int level = toid_simd_select(TOID_SIMD_QUERY);
             toid_simd_select(TOID_SIMD_OFF);
             e = measure((toid_format)f, ENCODE);
@@ -138,6 +138,11 @@ int main(int argc, char **argv) {
             d = measure((toid_format)f, HEX_DECODE);
             dm = last_min;
             printf("%-28s %6.2f (%6.2f) %6.2f (%6.2f)\n", "scru160 (hex-40)", e, em, d, dm);
+            toid_simd_select(TOID_SIMD_OFF);
+            d = measure((toid_format)f, HEX_DECODE);
+            dm = last_min;
+            toid_simd_select(TOID_SIMD_AUTO);
+            printf("%-28s %15s %6.2f (%6.2f)   (scalar)\n", "  scalar", "", d, dm);
         }
     }
     return 0;

@@ -4,7 +4,7 @@
 #  1. one ID per call (bench_percall's loops) beside each floor. Valgrind runs
 #     the clock read as a system call rather than through the vDSO, so the
 #     clock's own work is not in these counts: they measure the library.
-#  2. encode and decode of the codecs with a SIMD path (ULID, UUID), SIMD
+#  2. encode and decode of the codecs with a SIMD path (ULID, UUID, SCRU160), SIMD
 #     and scalar (TOID_SIMD=off), through toid_encode / toid_decode, beside
 #     the bare loop copying the text.
 #   usage: bench/callgrind_counts.sh [BUILD_DIR] [CALLS]     (build, 20000)
@@ -29,7 +29,7 @@ for name in ulid uuidv7 'nanoflake(bin)' scru160; do
     awk -v n="$name" -v l="$lib" -v f="$flo" 'BEGIN { printf "%-15s %10s %10s %6.2fx\n", n, l, f, l / f }'
 done
 printf '\n%-15s %10s %10s   (copy loop %s)\n' codec simd scalar "$(count TOID_SIMD=auto bench_codec ulid copy)"
-for f in ulid uuidv7; do
+for f in ulid uuidv7 scru160; do
     for op in encode decode; do
         printf '%-15s %10s %10s\n' "$f $op" "$(count TOID_SIMD=auto bench_codec "$f" "$op")" \
             "$(count TOID_SIMD=off bench_codec "$f" "$op")"

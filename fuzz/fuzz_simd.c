@@ -11,7 +11,7 @@
 
 #define REQUIRE(c) do { if (!(c)) abort(); } while (0)
 
-static const toid_format formats[] = {TOID_UUIDV7, TOID_ULID};
+static const toid_format formats[] = {TOID_UUIDV7, TOID_ULID, TOID_SCRU160};
 
 static void same_decode(toid_format f, const char *text, size_t len) {
     uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
@@ -33,7 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         same_decode(f, (const char *)data, size);
         if (size >= len)
             same_decode(f, (const char *)data + size - len, len);
-        if (size >= 16) {
+        if (f == TOID_SCRU160 && size >= 40)        /* its hex form */
+            same_decode(f, (const char *)data + size - 40, 40);
+        if (size >= toid_bin_size(f)) {
             char ta[TOID_TEXT_MAX], tb[TOID_TEXT_MAX];
             toid_simd_select(TOID_SIMD_AUTO);
             int na = toid_encode(f, data, ta, sizeof ta);

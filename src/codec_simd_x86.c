@@ -1,7 +1,7 @@
-/* codec_simd_x86.c — UUID and ULID text with SSSE3 (x86-64). Each function
+/* codec_simd_x86.c — UUID, ULID and SCRU160 text with SSSE3 (x86-64). Each function
  * is compiled for SSSE3 alone (target attribute), so the library still runs
  * on any x86-64; simd.c calls them only where CPUID says SSSE3 is there.
- * The scalar codecs in fmt_uuidv7.c and fmt_ulid.c are the reference:
+ * The scalar codecs in fmt_uuidv7.c, fmt_ulid.c and fmt_scru160.c are the reference:
  * tests/test_simd.c and fuzz/fuzz_simd.c compare the two. */
 #include "simd.h"
 
@@ -153,6 +153,68 @@ SSSE3 int toid__ulid_decode_ssse3(const char *s, uint8_t *bin) {
         _mm_shuffle_epi8(gb, _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 12, 11, 10, 9, 8)));
     r = _mm_or_si128(r, _mm_cvtsi32_si128((int)(v0 << 5 | v1)));
     _mm_storeu_si128((__m128i *)(void *)bin, r);
+    return 0;
+}
+/* ---- SCRU160: 20 bytes <-> 32 base32hex symbols (4 groups of 40 bits),
+ * and 40 hex digits -> 20 bytes ---- */
+
+SSSE3 void toid__scru160_encode_ssse3(const uint8_t *bin, char *out) {
+    const __m128i shifts = _mm_setr_epi16(32, 1024, 128, 4096, 512, 64, 2048, 256);
+    __m128i b0 = _mm_loadu_si128((const __m128i *)(const void *)bin);          /* bytes 0..15 */
+    __m128i b4 = _mm_loadu_si128((const __m128i *)(const void *)(bin + 4));    /* bytes 4..19 */
+    __m128i g0 = symbols(b0, _mm_setr_epi8(1, 0, 1, 0, 2, 1, 2, 1, 3, 2, 4, 3, 4, 3, 5, 4), shifts);
+    __m128i g1 = symbols(b0, _mm_setr_epi8(6, 5, 6, 5, 7, 6, 7, 6, 8, 7, 9, 8, 9, 8, 10, 9), shifts);
+    __m128i g2 = symbols(b4, _mm_setr_epi8(7, 6, 7, 6, 8, 7, 8, 7, 9, 8, 10, 9, 10, 9, 11, 10), shifts);
+    __m128i g3 = symbols(b4, _mm_setr_epi8(12, 11, 12, 11, 13, 12, 13, 12, 14, 13, 15, 14, 15, 14, -1, 15), shifts);
+    /* 0-9 A-V: '0' + v, and 7 more past 9 */
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9), gap = _mm_set1_epi8('A' - '0' - 10);
+    __m128i v0 = _mm_packus_epi16(g0, g1), v1 = _mm_packus_epi16(g2, g3);
+    v0 = _mm_add_epi8(_mm_add_epi8(v0, zero), _mm_and_si128(_mm_cmpgt_epi8(v0, nine), gap));
+    v1 = _mm_add_epi8(_mm_add_epi8(v1, zero), _mm_and_si128(_mm_cmpgt_epi8(v1, nine), gap));
+    _mm_storeu_si128((__m128i *)(void *)out, v0);
+    _mm_storeu_si128((__m128i *)(void *)(out + 16), v1);
+}
+
+/* base32hex symbols (any case) -> their values; *bad as above. */
+SSSE3 static inline __m128i base32hex_values(__m128i c, __m128i *bad) {
+    __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, _mm_set1_epi8('0' - 1)), _mm_cmpgt_epi8(_mm_set1_epi8('9' + 1), c));
+    __m128i u = _mm_and_si128(c, _mm_set1_epi8((char)0xDF));
+    __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(u, _mm_set1_epi8('A' - 1)), _mm_cmpgt_epi8(_mm_set1_epi8('V' + 1), u));
+    *bad = _mm_or_si128(*bad, _mm_andnot_si128(_mm_or_si128(digit, letter), _mm_set1_epi8(-1)));
+    return _mm_or_si128(_mm_and_si128(digit, _mm_sub_epi8(c, _mm_set1_epi8('0'))),
+                        _mm_and_si128(letter, _mm_sub_epi8(u, _mm_set1_epi8('A' - 10))));
+}
+
+SSSE3 int toid__scru160_decode32_ssse3(const char *s, uint8_t *bin) {
+    __m128i bad = _mm_setzero_si128();
+    __m128i va = base32hex_values(_mm_loadu_si128((const __m128i *)(const void *)s), &bad);
+    __m128i vb = base32hex_values(_mm_loadu_si128((const __m128i *)(const void *)(s + 16)), &bad);
+    if (_mm_movemask_epi8(bad))
+        return -1;
+    __m128i ga = join_groups(va), gb = join_groups(vb);    /* groups 0, 1 and 2, 3 */
+    __m128i head = _mm_or_si128(
+        _mm_shuffle_epi8(ga, _mm_setr_epi8(4, 3, 2, 1, 0, 12, 11, 10, 9, 8, -1, -1, -1, -1, -1, -1)),
+        _mm_shuffle_epi8(gb, _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 4, 3, 2, 1, 0, 12)));
+    uint32_t tail = (uint32_t)_mm_cvtsi128_si32(
+        _mm_shuffle_epi8(gb, _mm_setr_epi8(11, 10, 9, 8, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)));
+    _mm_storeu_si128((__m128i *)(void *)bin, head);
+    memcpy(bin + 16, &tail, 4);
+    return 0;
+}
+
+SSSE3 int toid__hex40_decode_ssse3(const char *s, uint8_t *bin) {
+    __m128i bad = _mm_setzero_si128();
+    __m128i v0 = hex_values(_mm_loadu_si128((const __m128i *)(const void *)s), &bad);
+    __m128i v1 = hex_values(_mm_loadu_si128((const __m128i *)(const void *)(s + 16)), &bad);
+    __m128i v2 = hex_values(_mm_loadu_si128((const __m128i *)(const void *)(s + 24)), &bad);   /* 24..39 */
+    if (_mm_movemask_epi8(bad))
+        return -1;
+    const __m128i pair = _mm_set1_epi16(0x0110);
+    __m128i head = _mm_packus_epi16(_mm_maddubs_epi16(v0, pair), _mm_maddubs_epi16(v1, pair));   /* bytes 0..15 */
+    __m128i last = _mm_packus_epi16(_mm_maddubs_epi16(v2, pair), _mm_setzero_si128());            /* bytes 12..19 */
+    uint32_t tail = (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(last, 4));
+    _mm_storeu_si128((__m128i *)(void *)bin, head);
+    memcpy(bin + 16, &tail, 4);
     return 0;
 }
 #endif

@@ -1,4 +1,4 @@
-/* simd.h — the SIMD codecs (x86-64: SSSE3) and the run-time choice between
+/* simd.h — the SIMD codecs (x86-64: SSSE3; UUID, ULID, SCRU160) and the run-time choice between
  * them and the scalar code, which stays the reference and the fallback. A
  * SIMD decoder only ever accepts: on anything it does not accept (a bad
  * character, a misplaced hyphen, an overflow, the wrong version) the caller
@@ -31,6 +31,12 @@ void toid__ulid_encode_ssse3(const uint8_t *bin, char *out) TOID__HIDDEN;
 /* 26 symbols (any case, no aliases) -> 16 bytes; 0, or -1 for a bad symbol
  * or a first symbol above 7. */
 int toid__ulid_decode_ssse3(const char *s, uint8_t *bin) TOID__HIDDEN;
+/* 20 bytes -> 32 base32hex symbols (upper case). */
+void toid__scru160_encode_ssse3(const uint8_t *bin, char *out) TOID__HIDDEN;
+/* 32 base32hex symbols (any case) -> 20 bytes; 0, or -1 for a bad symbol. */
+int toid__scru160_decode32_ssse3(const char *s, uint8_t *bin) TOID__HIDDEN;
+/* 40 hex digits (any case) -> 20 bytes; 0, or -1 for a bad digit. */
+int toid__hex40_decode_ssse3(const char *s, uint8_t *bin) TOID__HIDDEN;
 #else
 #define TOID__HAVE_SIMD 0
 #endif

@@ -1,4 +1,5 @@
-/* test_simd.c — the SIMD codecs against the scalar reference on the same
+/* test_simd.c — the SIMD codecs (UUID, ULID, SCRU160 in both its forms)
+ * against the scalar reference on the same
  * inputs: random values through both encoders (byte for byte the same text),
  * and texts through both decoders (the same return code, bytes and error
  * position): every valid text of those values, each with random mutations
@@ -82,14 +83,15 @@ static void mutate(const char *text, size_t len, char *out) {
 }
 
 static void value(toid_format f, uint8_t *bin) {
-    for (int i = 0; i < 16; i++)
+    size_t size = toid_bin_size(f);
+    for (size_t i = 0; i < size; i++)
         bin[i] = (uint8_t)next_u64();
     if (f == TOID_UUIDV7 && next_u64() % 8) {       /* mostly valid version and variant */
         bin[6] = (uint8_t)((bin[6] & 0x0F) | 0x70);
         bin[8] = (uint8_t)((bin[8] & 0x3F) | 0x80);
     }
     if (next_u64() % 16 == 0)                        /* runs of the extremes */
-        memset(bin + next_u64() % 16, next_u64() % 2 ? 0xFF : 0, 1 + next_u64() % 4);
+        memset(bin + next_u64() % (size - 4), next_u64() % 2 ? 0xFF : 0, 1 + next_u64() % 4);
 }
 
 static void run(toid_format f, long iterations) {
@@ -106,6 +108,13 @@ static void run(toid_format f, long iterations) {
             bad[k] = (char)(i & 1 ? (text[k] >= 'A' && text[k] <= 'Z' ? text[k] + 32 : text[k])
                                   : (text[k] >= 'a' && text[k] <= 'z' ? text[k] - 32 : text[k]));
         same_decode(f, bad, len);
+        if (f == TOID_SCRU160) {                    /* its 40-digit hex form */
+            char hex[TOID_TEXT_MAX];
+            toid_hex_encode(bin, 20, hex, sizeof hex);
+            same_decode(f, hex, 40);
+            mutate(hex, 40, bad);
+            same_decode(f, bad, 40);
+        }
     }
     /* edges: the largest and smallest values, the first ULID symbol at 7 and 8 */
     const char *edges[] = {"7ZZZZZZZZZZZZZZZZZZZZZZZZZ", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "00000000000000000000000000",
@@ -113,10 +122,13 @@ static void run(toid_format f, long iterations) {
                            "ffffffff-ffff-7fff-bfff-ffffffffffff", "00000000-0000-7000-8000-000000000000",
                            "FFFFFFFF-FFFF-7FFF-BFFF-FFFFFFFFFFFF", "00000000-0000-8000-8000-000000000000",
                            "00000000-0000-7000-c000-000000000000", "00000000-0000-7000-8000-00000000000g",
-                           "00000000x0000-7000-8000-000000000000", "000000000-000-7000-8000-000000000000"};
+                           "00000000x0000-7000-8000-000000000000", "000000000-000-7000-8000-000000000000",
+                           "VVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV", "vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv", "WVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVV",
+                           "00000000000000000000000000000000", "0000000000000000000000000000000w",
+                           "ffffffffffffffffffffffffffffffffffffffff", "FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFg"};
     for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
-        if (strlen(edges[e]) == len)
-            same_decode(f, edges[e], len);
+        if (strlen(edges[e]) == len || (f == TOID_SCRU160 && strlen(edges[e]) == 40))
+            same_decode(f, edges[e], strlen(edges[e]));
 }
 
 /* toid_encode_batch: the same texts as one toid_encode each, on both paths,
@@ -159,6 +171,7 @@ int main(int argc, char **argv) {
     CHECK_EQ_INT(toid_simd_select(TOID_SIMD_AUTO), level);
     run(TOID_UUIDV7, iterations);
     run(TOID_ULID, iterations);
+    run(TOID_SCRU160, iterations);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         batch((toid_format)f, TOID_SIMD_AUTO);
         batch((toid_format)f, TOID_SIMD_OFF);
