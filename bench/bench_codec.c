@@ -1,8 +1,11 @@
 /* bench_codec.c — text codecs through the public API: median ns per encode
  * and per decode for each format (and SCRU160's hex form), next to the floor
- * of the same loop copying the text. Values cycle through a pool so nothing
+ * of the same loop copying the text; ULID, UUID and SCRU160 also on the scalar path
+ * (toid_simd_select(TOID_SIMD_OFF)) beside their SIMD path. Values cycle through a pool so nothing
  * is constant-folded.
- *   usage: bench_codec [RUNS] [OPS_PER_RUN]   (defaults 15, 2000000) */
+ *   usage: bench_codec [RUNS] [OPS_PER_RUN]   (defaults 15, 2000000)
+ *          bench_codec --only FORMAT encode|decode|copy [OPS]  one loop, in the
+ *          function `measured`, for callgrind: see bench/callgrind_counts.sh */
 #include "bench.h"
 #include "toid.h"
 
@@ -27,6 +30,16 @@ static long ops = 2000000;
 
 enum op { ENCODE, DECODE, HEX_ENCODE, HEX_DECODE, COPY };
 
+static double last_min;     /* the fastest run of the last measure() */
+
+static uint64_t cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Median ns per op of the runs, by this thread's CPU time (time preempted
+ * by other processes does not count); last_min gets the fastest run. */
 static double measure(toid_format f, enum op op) {
     double per[64];
     size_t bsize = toid_bin_size(f);
@@ -34,7 +47,7 @@ static double measure(toid_format f, enum op op) {
         uint64_t acc = 0;
         char out[TOID_TEXT_MAX];
         uint8_t bin[TOID_BIN_MAX];
-        uint64_t t0 = bench_now_ns();
+        uint64_t t0 = cpu_ns();
         for (long i = 0; i < ops; i++) {
             unsigned k = (unsigned)i & (POOL - 1);
             switch (op) {
@@ -45,10 +58,13 @@ static double measure(toid_format f, enum op op) {
             case COPY: memcpy(out, texts[k], 32); acc += (uint8_t)out[k & 31]; break;
             }
         }
-        uint64_t t1 = bench_now_ns();
+        uint64_t t1 = cpu_ns();
         bench_sink += acc;
         per[r] = (double)(t1 - t0) / (double)ops;
     }
+    last_min = per[0];
+    for (int r = 1; r < runs; r++)
+        last_min = per[r] < last_min ? per[r] : last_min;
     return bench_median(per, runs);
 }
 
@@ -70,16 +86,31 @@ static void fill(toid_format f, int hex) {
     }
 }
 
+/* The loop callgrind counts (--toggle-collect=measured). */
+__attribute__((noinline)) void measured(toid_format f, enum op op);
+__attribute__((noinline)) void measured(toid_format f, enum op op) { bench_sink += (uint64_t)measure(f, op); }
+
 int main(int argc, char **argv) {
+    if (argc >= 4 && strcmp(argv[1], "--only") == 0) {     /* bench_codec --only FORMAT encode|decode [OPS] */
+        int f = toid_format_by_name(argv[2], strlen(argv[2]));
+        if (f < 0)
+            return 2;
+        runs = 1;
+        ops = argc > 4 && atol(argv[4]) > 0 ? atol(argv[4]) : 100000;
+        fill((toid_format)f, 0);
+        measured((toid_format)f, strcmp(argv[3], "decode") == 0 ? DECODE : strcmp(argv[3], "copy") == 0 ? COPY : ENCODE);
+        return 0;
+    }
     if (argc > 1)
         runs = atoi(argv[1]) > 0 && atoi(argv[1]) <= 64 ? atoi(argv[1]) : runs;
     if (argc > 2)
         ops = atol(argv[2]) > 0 ? atol(argv[2]) : ops;
     printf("# bench_codec %d %ld — median of %d runs x %ld ops, ns/op\n", runs, ops, runs, ops);
     fill(TOID_ULID, 0);
-    double floor_ns = measure(TOID_ULID, COPY);
-    printf("%-28s %8s %8s\n", "codec", "encode", "decode");
-    printf("%-28s %8.2f %8s   (the loop copying 32 bytes: the floor)\n", "floor", floor_ns, "");
+    double floor_ns = measure(TOID_ULID, COPY), floor_min = last_min;
+    printf("# thread CPU time, median (min) ns/op\n");
+    printf("%-28s %15s %15s\n", "codec", "encode", "decode");
+    printf("%-28s %6.2f (%6.2f) %15s   (the loop copying 32 bytes: the floor)\n", "floor", floor_ns, floor_min, "");
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         const toid_format_info *info = toid_format_get((toid_format)f);
         if (f == TOID_ULID_FLAKE_SCALABLE || f == TOID_UID11_SEQ)
@@ -87,13 +118,31 @@ int main(int argc, char **argv) {
         fill((toid_format)f, 0);
         char label[64];
         snprintf(label, sizeof label, "%s (%s-%u)", info->name, info->alphabet, info->text_len);
-        double e = measure((toid_format)f, ENCODE), d = measure((toid_format)f, DECODE);
-        printf("%-28s %8.2f %8.2f\n", label, e, d);
+        double e = measure((toid_format)f, ENCODE), em = last_min, d = measure((toid_format)f, DECODE), dm = last_min;
+        printf("%-28s %6.2f (%6.2f) %6.2f (%6.2f)\n", label, e, em, d, dm);
+        if (f == TOID_ULID || f == TOID_UUIDV7 || f == TOID_SCRU160) {   /* the same codec on its scalar path */
+            int level = toid_simd_select(TOID_SIMD_QUERY);
+            toid_simd_select(TOID_SIMD_OFF);
+            e = measure((toid_format)f, ENCODE);
+            em = last_min;
+            d = measure((toid_format)f, DECODE);
+            dm = last_min;
+            toid_simd_select(TOID_SIMD_AUTO);
+            printf("%-28s %6.2f (%6.2f) %6.2f (%6.2f)   (scalar; the line above: SIMD level %d)\n", "  scalar", e, em,
+                   d, dm, level);
+        }
         if (f == TOID_SCRU160) {
             fill((toid_format)f, 1);
             e = measure((toid_format)f, HEX_ENCODE);
+            em = last_min;
             d = measure((toid_format)f, HEX_DECODE);
-            printf("%-28s %8.2f %8.2f\n", "scru160 (hex-40)", e, d);
+            dm = last_min;
+            printf("%-28s %6.2f (%6.2f) %6.2f (%6.2f)\n", "scru160 (hex-40)", e, em, d, dm);
+            toid_simd_select(TOID_SIMD_OFF);
+            d = measure((toid_format)f, HEX_DECODE);
+            dm = last_min;
+            toid_simd_select(TOID_SIMD_AUTO);
+            printf("%-28s %15s %6.2f (%6.2f)   (scalar)\n", "  scalar", "", d, dm);
         }
     }
     return 0;

@@ -185,6 +185,19 @@ TOID_API int toid_encode(toid_format f, const uint8_t *bin, char *out,
                          size_t out_size);
 
 /*
+ * Encodes n values laid out back to back (n * toid_bin_size(f) bytes, as
+ * toid_new_batch writes them): each one's canonical text, followed by sep
+ * unless sep is '\0', then one NUL at the end. For the server and the CLI:
+ * one call and one check for a whole batch. Returns 0 and, if written is
+ * not NULL, the characters written (without the NUL) in *written;
+ * TOID_EINVAL for a bad format or NULL pointers (bin may be NULL when n is
+ * 0); TOID_EBUFFER (nothing written) if out_size < n * (text length + 1 if
+ * sep) + 1.
+ */
+TOID_API int toid_encode_batch(toid_format f, const uint8_t *bin, size_t n, char sep, char *out,
+                               size_t out_size, size_t *written);
+
+/*
  * Checks that bytes (len of them) are a valid binary form of f and copies
  * them into bin. TOID_ELENGTH if len != toid_bin_size(f); TOID_EOVERFLOW if
  * the value exceeds the format (bit 63 set in a 63-bit format);
@@ -215,6 +228,28 @@ TOID_API int toid_decode_int(toid_format f, const char *text, size_t len,
  * SCRU160's 40-digit form). Returns 2n or TOID_EBUFFER.
  */
 TOID_API int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t out_size);
+
+/*
+ * Which implementation the text codecs and the CSPRNG run. On x86-64 the
+ * UUID (uuidv7), ULID and SCRU160 (both text forms; hex-40 decode only)
+ * encoders and decoders have SSSE3 versions, and the
+ * CSPRNG's ChaCha20 makes 8 blocks at a time with AVX2, each chosen at run
+ * time when the CPU has it. The scalar code (for ChaCha20: 4 blocks with
+ * SSE2) is the reference and the fallback, and both paths give the same
+ * output: the same keystream; the same text, bytes, errors and error
+ * positions (a SIMD decoder hands every input it does not accept to the
+ * scalar one).
+ * The environment variable TOID_SIMD=off (or 0, no) at the first use forces
+ * the scalar code; so does toid_simd_select(TOID_SIMD_OFF), for tests.
+ * mode: TOID_SIMD_OFF, TOID_SIMD_AUTO (the best the CPU has), or
+ * TOID_SIMD_QUERY (change nothing). Returns the level now in use: 0 scalar,
+ * 1 SSSE3 codecs, 2 SSSE3 codecs and AVX2 ChaCha20. Safe to call from any
+ * thread at any time.
+ */
+#define TOID_SIMD_QUERY (-1)
+#define TOID_SIMD_OFF 0
+#define TOID_SIMD_AUTO 1
+TOID_API int toid_simd_select(int mode);
 
 /* ------------------------------------------------------------------------
  * Fields: inspect and make

@@ -232,24 +232,23 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
     if (!w)
         return -1;
     char *p = w;
-    if (json)
+    if (!json) {                /* lines: one call, one check for the batch */
+        size_t written = 0;
+        if (toid_encode_batch(f, sc->bin, n, '\n', p, n * (TOID_TEXT_MAX + 3) + 4, &written) < 0)
+            return -1;
+        p += written;
+    } else {
         *p++ = '[';
-    for (size_t i = 0; i < n; i++) {
-        if (json) {
+        for (size_t i = 0; i < n; i++) {
             if (i)
                 *p++ = ',';
             *p++ = '"';
-        }
-        int len = toid_encode(f, sc->bin + i * bs, p, TOID_TEXT_MAX);
-        if (len < 0)
-            return -1;
-        p += len;
-        if (json)
+            int len = toid_encode(f, sc->bin + i * bs, p, TOID_TEXT_MAX);
+            if (len < 0)
+                return -1;
+            p += len;
             *p++ = '"';
-        else
-            *p++ = '\n';
-    }
-    if (json) {
+        }
         *p++ = ']';
         *p++ = '\n';
     }

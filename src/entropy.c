@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 
-#define BLOCKS TOID__CHACHA_LANES
+#define BLOCKS 8          /* toid__chacha20_blocks8 */
 #define RESEED_BYTES (1u << 20)
 
 typedef struct rng {
@@ -92,7 +92,7 @@ static int reseed(rng *r) {
 }
 
 static void refill(rng *r) {
-    toid__chacha20_blocks(r->key, r->counter, r->nonce, r->buf);
+    toid__chacha20_blocks8(r->key, r->counter, r->nonce, r->buf);
     r->counter += BLOCKS;
     memcpy(r->key, r->buf, 32);       /* fast key erasure */
     memset(r->buf, 0, 32);
@@ -115,6 +115,12 @@ static int ready(rng *r) {
 }
 
 static void take(rng *r, uint8_t *o, size_t n) {
+    if (n <= 16 && sizeof r->buf - r->pos >= n) {      /* the per-ID draws */
+        toid__copy_small(o, r->buf + r->pos, n);
+        toid__zero_small(r->buf + r->pos, n);        /* handed-out bytes do not stay behind */
+        r->pos += (uint32_t)n;
+        return;
+    }
     while (n) {
         if (r->pos == sizeof r->buf)
             refill(r);
@@ -143,6 +149,14 @@ int toid__random_bytes_nosyscall(void *out, size_t n) {
     rng *r = state();
     if (!r->seeded)
         return TOID_EENTROPY;
+    take(r, out, n);
+    return 0;
+}
+
+int toid__random_bytes_if_ready(void *out, size_t n) {
+    rng *r = tls;
+    if (!r || r == &tls_fallback || !r->seeded || r->since_reseed >= RESEED_BYTES)
+        return TOID__ERETRY;
     take(r, out, n);
     return 0;
 }

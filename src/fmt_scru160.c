@@ -3,12 +3,17 @@
  * bytes. Timestamps 0 and 2^48-1 are reserved: decoded, never generated. */
 #include "codec.h"
 #include "gen.h"
+#include "simd.h"
 
 /* 32 base32hex symbols: 8 symbols <-> 5 bytes, four times. Each 40-bit group
  * goes out as one 8-byte big-endian store into a scratch buffer (the next
  * group's store overwrites the 3 spare bytes). Measured faster here than
  * composing the 160 bits in registers, which spilled. */
 static int scru160_decode32(const char *s, uint8_t *bin, size_t *err_pos) {
+#if TOID__HAVE_SIMD
+    if (toid__simd() && toid__scru160_decode32_ssse3(s, bin) == 0)
+        return 0;           /* anything it does not accept: the scalar code below says why */
+#endif
     const uint8_t *t = toid__base32hex_dec;
     unsigned bad = 0;
     uint64_t g0 = toid__b32_get(s, 8, t, &bad), g1 = toid__b32_get(s + 8, 8, t, &bad);
@@ -29,6 +34,10 @@ static int scru160_decode32(const char *s, uint8_t *bin, size_t *err_pos) {
 
 /* 40 hex digits, any case. */
 static int scru160_decode40(const char *s, uint8_t *bin, size_t *err_pos) {
+#if TOID__HAVE_SIMD
+    if (toid__simd() && toid__hex40_decode_ssse3(s, bin) == 0)
+        return 0;
+#endif
     uint8_t out[20];
     unsigned bad = 0;
     for (int i = 0; i < 20; i++) {
@@ -55,6 +64,12 @@ static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_p
 }
 
 static void scru160_encode(const uint8_t *bin, char *out) {
+#if TOID__HAVE_SIMD
+    if (toid__simd()) {
+        toid__scru160_encode_ssse3(bin, out);
+        return;
+    }
+#endif
     for (int i = 0; i < 4; i++) {
         const uint8_t *p = bin + 5 * i;
         uint64_t g = ((uint64_t)p[0] << 32) | ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) |
@@ -92,10 +107,7 @@ static int scru160_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, t
             return rc;
         counter = ((uint32_t)c[0] << 8 | c[1]) & 0x7FFF;
     }
-    for (int k = 0; k < 6; k++)
-        id[k] = (uint8_t)((uint64_t)t->ms >> (40 - 8 * k));
-    id[6] = (uint8_t)(counter >> 8);
-    id[7] = (uint8_t)counter;
+    toid__gen_store64(id, (uint64_t)t->ms << 16 | counter);
     toid__commit(g, t->ms, id, 20);
     memcpy(out, id, 20);
     *status |= TOID__NEW_OR_SAME(t);
@@ -105,12 +117,11 @@ static int scru160_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, t
 /* The state in one word: 48-bit ms | 16-bit counter (ms 0 is never
  * generated, so 0 means no ID yet). */
 static uint64_t scru160_pack(const toid_gen_head *g) {
-    return g->last_ms == INT64_MIN ? 0 : (uint64_t)g->last_ms << 16 | (uint32_t)g->last[6] << 8 | g->last[7];
+    return g->last_ms == INT64_MIN ? 0 : (uint64_t)g->last_ms << 16 | (toid__gen_load64(g->last) & 0xFFFF);
 }
 
 static void scru160_unpack(uint64_t w, toid_gen_head *g) {
-    for (int k = 0; k < 8; k++)
-        g->last[k] = (uint8_t)(w >> (56 - 8 * k));
+    toid__gen_store64(g->last, w);
     g->last_ms = w ? (int64_t)(w >> 16) : INT64_MIN;
 }
 

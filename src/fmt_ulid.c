@@ -2,6 +2,7 @@
  * symbols (130 bits, so the first symbol is 0..7), 16 bytes big-endian. */
 #include "codec.h"
 #include "gen.h"
+#include "simd.h"
 
 #define M60 ((UINT64_C(1) << 60) - 1)
 
@@ -9,6 +10,10 @@
 static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 26)
         return TOID_ELENGTH;
+#if TOID__HAVE_SIMD
+    if (toid__simd() && toid__ulid_decode_ssse3(s, bin) == 0)
+        return 0;           /* anything it does not accept: the scalar code below says why */
+#endif
     unsigned bad = 0;
     const uint8_t *t = toid__crockford32_dec;
     uint64_t a = toid__b32_get(s, 2, t, &bad);
@@ -27,6 +32,12 @@ static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos)
 }
 
 static void ulid_encode(const uint8_t *bin, char *out) {
+#if TOID__HAVE_SIMD
+    if (toid__simd()) {
+        toid__ulid_encode_ssse3(bin, out);
+        return;
+    }
+#endif
     uint64_t hi = toid__load64(bin), lo = toid__load64(bin + 8);
     const char *e = toid__crockford32_enc;
     toid__b32_put(hi >> 56, 2, e, out);

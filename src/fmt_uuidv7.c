@@ -2,6 +2,7 @@
  * var 0b10 | 62 bits; 36 lower-case hex digits with hyphens; 16 bytes. */
 #include "codec.h"
 #include "gen.h"
+#include "simd.h"
 
 /* Offsets of the 32 hex digits in the 36-character form. */
 static const uint8_t digit_at[32] = {
@@ -11,6 +12,10 @@ static const uint8_t digit_at[32] = {
 static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 36)
         return TOID_ELENGTH;
+#if TOID__HAVE_SIMD
+    if (toid__simd() && toid__uuid_decode_ssse3(s, bin) == 0)
+        return 0;           /* anything it does not accept: the scalar code below says why */
+#endif
     uint8_t out[16];
     unsigned bad = 0;
     for (int i = 0; i < 16; i++) {
@@ -41,6 +46,12 @@ static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_po
 }
 
 static void uuidv7_encode(const uint8_t *bin, char *out) {
+#if TOID__HAVE_SIMD
+    if (toid__simd()) {
+        toid__uuid_encode_ssse3(bin, out);
+        return;
+    }
+#endif
     char hex[32];
     toid__hex_put(bin, 16, hex);
     memcpy(out, hex, 8);
@@ -60,9 +71,10 @@ static void uuidv7_encode(const uint8_t *bin, char *out) {
  * counter overflows the timestamp moves 1 ms ahead (§6.2) under ADVANCE. */
 #define COUNTER_MAX ((UINT64_C(1) << 42) - 1)
 
+/* The counter of an ID from its two big-endian words: rand_a (12 bits) and
+ * the top 30 bits of rand_b. */
 static uint64_t counter_of(const uint8_t *id) {
-    return (uint64_t)(id[6] & 0x0F) << 38 | (uint64_t)id[7] << 30 | (uint64_t)(id[8] & 0x3F) << 24 |
-           (uint64_t)id[9] << 16 | (uint64_t)id[10] << 8 | id[11];
+    return (toid__gen_load64(id) & 0xFFF) << 30 | (toid__gen_load64(id + 8) >> 32 & 0x3FFFFFFF);
 }
 
 static int uuidv7_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
@@ -86,18 +98,14 @@ static int uuidv7_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, to
         return rc;
     if (fresh)
         counter = toid__be(rnd + 4, 6) & (COUNTER_MAX >> 1);
-    uint8_t id[16];
-    for (int k = 0; k < 6; k++)
-        id[k] = (uint8_t)((uint64_t)ms >> (40 - 8 * k));
-    id[6] = (uint8_t)(0x70 | counter >> 38);
-    id[7] = (uint8_t)(counter >> 30);
-    id[8] = (uint8_t)(0x80 | (counter >> 24 & 0x3F));
-    id[9] = (uint8_t)(counter >> 16);
-    id[10] = (uint8_t)(counter >> 8);
-    id[11] = (uint8_t)counter;
-    memcpy(id + 12, rnd, 4);
-    toid__commit(g, ms, id, 16);
-    memcpy(out, id, 16);
+    uint64_t r32 = toid__be(rnd, 4);    /* bytes 12..15 are rnd[0..3], as before */
+    /* ms | ver 7 | counter's top 12 bits; var 0b10 | its low 30 bits | 32 random bits */
+    uint64_t hi = (uint64_t)ms << 16 | 0x7000 | counter >> 30;
+    uint64_t lo = UINT64_C(0x8000000000000000) | (counter & 0x3FFFFFFF) << 32 | r32;
+    toid__gen_store64(g->last, hi);
+    toid__gen_store64(g->last + 8, lo);
+    g->last_ms = ms;
+    memcpy(out, g->last, 16);
     *status |= st;
     return 0;
 }

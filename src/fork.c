@@ -13,12 +13,14 @@
 #include <unistd.h>
 
 static uint64_t *wipe_page;    /* [0]: 1 in the process that set it, 0 in a child, 2 while bumping */
-static uint64_t generation = 1;
 static pid_t known_pid;
-static int detection_off;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* Read by toid__fork_generation_fast (os.h) without a call. */
+uint64_t toid__fork_gen = 1;
+const uint64_t *toid__fork_wipe;    /* wipe_page once init is done (NULL without one) */
+int toid__fork_off;
 
-static void bump(void) { __atomic_add_fetch(&generation, 1, __ATOMIC_SEQ_CST); }
+static void bump(void) { __atomic_add_fetch(&toid__fork_gen, 1, __ATOMIC_SEQ_CST); }
 
 static void init(void) {
     void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -33,11 +35,13 @@ static void init(void) {
     }
     known_pid = getpid();
     pthread_atfork(NULL, NULL, bump);
+    if (wipe_page)      /* last: the fast path may skip pthread_once from now on */
+        __atomic_store_n(&toid__fork_wipe, wipe_page, __ATOMIC_RELEASE);
 }
 
 uint64_t toid__fork_generation(void) {
     pthread_once(&once, init);
-    if (detection_off)
+    if (toid__fork_off)
         return 1;
     if (wipe_page) {
         /* The first check in a child finds 0. Two threads of the child may
@@ -64,8 +68,8 @@ uint64_t toid__fork_generation(void) {
             bump();
         }
     }
-    return __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+    return __atomic_load_n(&toid__fork_gen, __ATOMIC_ACQUIRE);
 }
 
-void toid__test_disable_fork_detection(int off) { detection_off = off; }
-int toid__fork_detection_off(void) { return detection_off; }
+void toid__test_disable_fork_detection(int off) { __atomic_store_n(&toid__fork_off, off, __ATOMIC_RELAXED); }
+int toid__fork_detection_off(void) { return __atomic_load_n(&toid__fork_off, __ATOMIC_RELAXED); }

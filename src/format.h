@@ -70,8 +70,12 @@ typedef struct toid__format {
 TOID_FORMAT_LIST(TOID__DECLARE_FORMAT)
 #undef TOID__DECLARE_FORMAT
 
-/* The descriptor of f, or NULL. */
-const toid__format *toid__format_of(toid_format f) TOID__HIDDEN;
+/* The format table (registry.c), and the descriptor of f or NULL: inline,
+ * since the per-ID path looks it up on every call. */
+extern const toid__format *const toid__formats[TOID_FORMAT_COUNT] TOID__HIDDEN;
+static inline const toid__format *toid__format_of(toid_format f) {
+    return (unsigned)f < TOID_FORMAT_COUNT ? toid__formats[f] : NULL;
+}
 
 /* The epoch to use: the default for TOID_EPOCH_DEFAULT; TOID_EINVAL when the
  * format's epoch is fixed and another is asked, or it is outside 0..2^48-1. */
@@ -91,6 +95,33 @@ static inline void toid__store64(uint8_t *p, uint64_t v) {
     p[0] = (uint8_t)(v >> 56); p[1] = (uint8_t)(v >> 48); p[2] = (uint8_t)(v >> 40);
     p[3] = (uint8_t)(v >> 32); p[4] = (uint8_t)(v >> 24); p[5] = (uint8_t)(v >> 16);
     p[6] = (uint8_t)(v >> 8); p[7] = (uint8_t)v;
+}
+
+/* n <= 16 bytes with at most two fixed-size moves each way (overlapping when
+ * n is not a power of two): the small random draws of the per-ID path, where
+ * a libc memcpy/memset call for 4 or 12 bytes cost more than the move. */
+static inline void toid__copy_small(uint8_t *d, const uint8_t *s, size_t n) {
+    uint64_t a, b;
+    uint32_t c, e;
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        memcpy(&c, s, 4);
+        memcpy(&e, s + n - 4, 4);
+        memcpy(d, &c, 4);
+        memcpy(d + n - 4, &e, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
+static inline void toid__zero_small(uint8_t *d, size_t n) {
+    static const uint8_t zeros[16];
+    toid__copy_small(d, zeros, n);
 }
 
 /* Decimal helpers (no strtoull, no locale). */

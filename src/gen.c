@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -110,7 +111,8 @@ int toid_gen_init(toid_gen *g, const toid_gen_config *cfg) {
     return 0;
 }
 
-/* The clock-behind policy and the span: which ms the next ID gets. */
+/* The clock-behind policy and the span: which ms the next ID gets. micros
+ * is 0..999 already (the callers split the clock's reading once). */
 static int make_tick(const toid_gen_head *g, const toid__format *fmt, int64_t ms, unsigned micros,
                      toid__tick *t, unsigned *status) {
     if (g->last_ms != INT64_MIN && ms < g->last_ms) {
@@ -128,7 +130,7 @@ static int make_tick(const toid_gen_head *g, const toid__format *fmt, int64_t ms
     if (ms < g->epoch_ms || ms - g->epoch_ms > (INT64_C(1) << fmt->info.ts_bits) - 1)
         return TOID_ERANGE;
     t->ms = ms;
-    t->micros = micros % 1000;
+    t->micros = micros;
     t->same = ms == g->last_ms;
     t->may_advance = g->cfg.on_exhausted == TOID_EXHAUSTED_ADVANCE;
     return 0;
@@ -145,7 +147,7 @@ int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy
     toid__tick t;
     if (fmt->pack)          /* the word is the state of record for CAS formats */
         fmt->unpack(__atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE), &g->h);
-    int rc = make_tick(&g->h, fmt, unix_ms, micros, &t, &st);
+    int rc = make_tick(&g->h, fmt, unix_ms, micros % 1000, &t, &st);
     if (rc == 0)
         rc = fmt->next(&g->h, g->seen, &t, entropy, ctx, out, &st);
     if (rc == 0 && fmt->pack)
@@ -162,7 +164,18 @@ int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy
  * then sleep in the kernel (futex) so a preempted holder is not starved by
  * spinning waiters; unlock wakes one sleeper only when there is one. The
  * futex is not private, so a generator in shared memory works across
- * processes too. */
+ * processes too.
+ *
+ * Unlock without a second atomic read-modify-write (an xchg cost ~7 ns here,
+ * half of an uncontended lock/unlock pair): when the word reads 1 (no
+ * sleepers) it is released by a plain store. Mutual exclusion does not
+ * depend on it: only the holder ever writes 0, and every acquirer takes the
+ * lock by compare-and-swap or exchange. What the store can lose is a wake-up:
+ * a waiter that set 2 between our load and our store, and whose futex call
+ * found 2 before our store landed (the holder preempted between two adjacent
+ * instructions), sleeps on. So sleepers sleep at most SLEEP_NS at a time and
+ * then try again: a lost wake-up costs one such sleep, never a hang. */
+#define SLEEP_NS 1000000
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -172,7 +185,8 @@ static inline void cpu_relax(void) {
 }
 
 static long futex(int *addr, int op, int val) {
-    return syscall(SYS_futex, addr, op, val, NULL, NULL, 0);
+    struct timespec bound = {0, SLEEP_NS};
+    return syscall(SYS_futex, addr, op, val, op == FUTEX_WAIT ? &bound : NULL, NULL, 0);
 }
 
 static void lock(toid_gen *g) {
@@ -195,7 +209,9 @@ static void lock(toid_gen *g) {
 static void unlock(toid_gen *g) {
     if (g->h.cfg.flags & TOID_GEN_UNLOCKED)
         return;
-    if (__atomic_exchange_n(&g->h.lock, 0, __ATOMIC_RELEASE) == 2)
+    if (__builtin_expect(__atomic_load_n(&g->h.lock, __ATOMIC_RELAXED) == 1, 1))
+        __atomic_store_n(&g->h.lock, 0, __ATOMIC_RELEASE);
+    else if (__atomic_exchange_n(&g->h.lock, 0, __ATOMIC_RELEASE) == 2)
         futex(&g->h.lock, FUTEX_WAKE, 1);
 }
 
@@ -206,16 +222,22 @@ static void unlock(toid_gen *g) {
 typedef struct pool {
     const uint8_t *p;
     size_t left;
+    bool unprepared;    /* toid__entropy_prepare was skipped: past the pool, TOID__ERETRY unless ready */
 } pool;
 
 static int from_pool(void *ctx, uint8_t *buf, size_t n) {
     pool *q = ctx;
     if (q->left >= n) {
-        memcpy(buf, q->p, n);
+        if (n <= 16)
+            toid__copy_small(buf, q->p, n);
+        else
+            memcpy(buf, q->p, n);
         q->p += n;
         q->left -= n;
         return 0;
     }
+    if (q->unprepared)
+        return toid__random_bytes_if_ready(buf, n);
     return toid__random_bytes_nosyscall(buf, n);
 }
 
@@ -223,21 +245,26 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
  * generator is shared: then the state is the group's, and a child is one
  * more member (fork_generation is per process, so in a shared generator it
  * never matches every member: they all come here, and leave at once). */
-static int check_fork(toid_gen *g, const toid__format *fmt) {
-    uint64_t gen = toid__fork_generation();
-    if (__builtin_expect(gen != __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE), 0)) {
-        if (g->h.cfg.flags & TOID_GEN_SHARED)
-            return 0;
-        lock(g);
-        if (g->h.fork_generation != gen) {
-            forget_state(g);
-            if (fmt->node_bits)
-                g->h.state |= TOID__GEN_FORKED;
-            __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
-        }
-        unlock(g);
+static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__format *fmt, uint64_t gen) {
+    if (g->h.cfg.flags & TOID_GEN_SHARED)
+        return 0;
+    lock(g);
+    if (g->h.fork_generation != gen) {
+        forget_state(g);
+        if (fmt->node_bits)
+            g->h.state |= TOID__GEN_FORKED;
+        __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
     }
+    unlock(g);
     return (g->h.state & TOID__GEN_FORKED) ? TOID_EFORKED : 0;
+}
+
+static inline __attribute__((always_inline)) int check_fork(toid_gen *g, const toid__format *fmt) {
+    uint64_t gen = toid__fork_generation_fast();
+    if (__builtin_expect(gen != __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE) ||
+                         (g->h.state & TOID__GEN_FORKED), 0))
+        return check_fork_slow(g, fmt, gen);
+    return 0;
 }
 
 static void sleep_us(long us) {
@@ -440,8 +467,9 @@ static int chunk_shared(toid_gen *g, const toid__format *fmt, int64_t *now, size
  * publish later ms at any moment, so a step back is checked with a fresh
  * clock reading: it is genuine only if that reading, taken after the word was
  * published (and so after its publisher read the clock), is still behind. */
-static int chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
-                     uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
+static inline __attribute__((always_inline)) int
+chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out, size_t *made,
+          unsigned *st_all, int64_t *last) {
     size_t size = fmt->info.bin_size;
     toid_gen_head h;
     h.cfg = g->h.cfg;
@@ -498,7 +526,7 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
             goto done;
         if (need && (rc = toid_random_bytes(entropy, need)) < 0)
             goto done;
-        pool q = {entropy, need};
+        pool q = {entropy, need, false};
         int64_t last;
         if (fmt->pack)
             rc = chunk_cas(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
@@ -530,19 +558,76 @@ done:
     return rc < 0 ? rc : (int)made;
 }
 
-int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status) {
-    int rc = produce(g, out, 1, NULL, status);
+/* One ID: the call users make most. produce() for n = 1 with its plumbing
+ * taken out: the caller checked g once; no chunk loop and no entropy
+ * array; the fork check inline. A format that draws no random bytes per ID
+ * (ULID: only on a new ms) skips the CSPRNG readiness check: if its core
+ * does need bytes that the thread's CSPRNG cannot give without a system
+ * call, the core fails before changing anything (TOID__ERETRY) and
+ * produce() redoes the ID. Any other error, and every wait, is produce()'s
+ * too: it starts again from a fresh clock reading. The shared-memory mode
+ * and uid11 (sorted batches) always take produce(). */
+static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out,
+                                                            unsigned *status) {
+    if (__builtin_expect((g->h.cfg.flags & TOID_GEN_SHARED) || fmt->random_order, 0))
+        goto slow;
+    int rc = check_fork(g, fmt);
+    if (rc < 0)
+        return rc;
+    int64_t now = toid__clock_us();
+    uint8_t entropy[ENTROPY_MAX];
+    pool q = {entropy, fmt->entropy_per_id, false};
+    if (q.left) {
+        if (toid_random_bytes(entropy, q.left) < 0)     /* readies (seeds, reseeds) the CSPRNG too */
+            return TOID_EENTROPY;
+    } else {
+        q.unprepared = !fmt->no_entropy;
+    }
+    size_t made = 0;
+    unsigned st = 0;
+    int64_t last;
+    if (fmt->pack)
+        rc = chunk_cas(g, fmt, &now, 1, &q, out, &made, &st, &last);
+    else
+        rc = chunk_under_lock(g, fmt, &now, 1, &q, out, &made, &st, &last, false);
+    if (__builtin_expect(rc == 0, 1)) {
+        if (status)
+            *status = st;
+        return 0;
+    }
+slow:
+    rc = produce(g, out, 1, NULL, status);
     return rc < 0 ? rc : 0;
 }
 
-int toid_gen_next_text(toid_gen *g, char *out, size_t out_size) {
-    uint8_t bin[TOID_BIN_MAX];
+int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status) {
     if (!g || !(g->h.state & TOID__GEN_READY) || !out)
         return TOID_EINVAL;
-    if (out_size <= toid_format_get(g->h.cfg.format)->text_len)
+    return produce_one(g, toid__format_of(g->h.cfg.format), out, status);
+}
+
+/* One ID of g as text: toid_gen_next_text and toid_new_text (g checked by
+ * the caller). The format's encoder straight, without toid_encode's checks
+ * again. */
+static int next_text(toid_gen *g, char *out, size_t out_size) {
+    const toid__format *fmt = toid__format_of(g->h.cfg.format);
+    uint8_t bin[TOID_BIN_MAX];
+    if (!out)
+        return TOID_EINVAL;
+    if (out_size <= fmt->info.text_len)
         return TOID_EBUFFER;
-    int rc = produce(g, bin, 1, NULL, NULL);
-    return rc < 0 ? rc : toid_encode(g->h.cfg.format, bin, out, out_size);
+    int rc = produce_one(g, fmt, bin, NULL);
+    if (rc < 0)
+        return rc;
+    fmt->encode(bin, out);
+    out[fmt->info.text_len] = '\0';
+    return (int)fmt->info.text_len;
+}
+
+int toid_gen_next_text(toid_gen *g, char *out, size_t out_size) {
+    if (!g || !(g->h.state & TOID__GEN_READY))
+        return TOID_EINVAL;
+    return next_text(g, out, out_size);
 }
 
 int toid_gen_batch(toid_gen *g, uint8_t *out, size_t n, size_t *made) {
@@ -555,7 +640,15 @@ int toid_gen_batch_status(toid_gen *g, uint8_t *out, size_t n, size_t *made, uns
 
 /* ---- the process-wide generators ---- */
 
-static toid_gen defaults[TOID_FORMAT_COUNT];
+/* Each on its own 64-byte boundary, so that the head's first cache line
+ * holds the configuration (read by every ID, written never) and the second
+ * the state and the lock (written by every ID): threads sharing a generator
+ * then pass one line between their cores per ID, not two. */
+static struct {
+    _Alignas(64) toid_gen g;
+} defaults[TOID_FORMAT_COUNT];
+_Static_assert(offsetof(toid_gen_head, last_ms) == 64 && offsetof(toid_gen_head, state) < 128,
+               "the configuration fills the head's first cache line, the state and lock the second");
 static int ready[TOID_FORMAT_COUNT];
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 
@@ -567,22 +660,24 @@ static toid_gen *default_gen(toid_format f) {
         if (!ready[f]) {
             toid_gen_config c;
             toid_gen_config_default(f, &c);
-            toid_gen_init(&defaults[f], &c);
+            toid_gen_init(&defaults[f].g, &c);
             __atomic_store_n(&ready[f], 1, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&init_mutex);
     }
-    return &defaults[f];
+    return &defaults[f].g;
 }
 
 int toid_new(toid_format f, uint8_t *out) {
     toid_gen *g = default_gen(f);
-    return g ? toid_gen_next(g, out, NULL) : TOID_EINVAL;
+    if (!g || !out)
+        return TOID_EINVAL;
+    return produce_one(g, toid__format_of(f), out, NULL);
 }
 
 int toid_new_text(toid_format f, char *out, size_t out_size) {
     toid_gen *g = default_gen(f);
-    return g ? toid_gen_next_text(g, out, out_size) : TOID_EINVAL;
+    return g ? next_text(g, out, out_size) : TOID_EINVAL;
 }
 
 int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made) {

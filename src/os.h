@@ -16,6 +16,10 @@ void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_
 #define TOID__CHACHA_LANES 4
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                            uint8_t *out) TOID__HIDDEN;
+/* 8 consecutive blocks (512 bytes): AVX2 where the CPU has it and
+ * toid_simd_select allows it, else two toid__chacha20_blocks. */
+void toid__chacha20_blocks8(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
+                            uint8_t *out) TOID__HIDDEN;
 void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                                     uint8_t *out) TOID__HIDDEN;
 
@@ -23,6 +27,21 @@ void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, con
  * or a raw clone without CLONE_VM). A check costs one load when the
  * MADV_WIPEONFORK page is available. */
 uint64_t toid__fork_generation(void) TOID__HIDDEN;
+
+/* The same, inline for the per-ID path: once fork.c is set up with its
+ * MADV_WIPEONFORK page, a check is two loads and no call (no pthread_once);
+ * anything else (not set up yet, a child's first check, no wipe page,
+ * detection off) goes through toid__fork_generation. */
+extern uint64_t toid__fork_gen TOID__HIDDEN;
+extern const uint64_t *toid__fork_wipe TOID__HIDDEN;
+extern int toid__fork_off TOID__HIDDEN;
+static inline uint64_t toid__fork_generation_fast(void) {
+    const uint64_t *w = __atomic_load_n(&toid__fork_wipe, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(w != NULL && __atomic_load_n(w, __ATOMIC_ACQUIRE) == 1 &&
+                         !__atomic_load_n(&toid__fork_off, __ATOMIC_RELAXED), 1))
+        return __atomic_load_n(&toid__fork_gen, __ATOMIC_ACQUIRE);
+    return toid__fork_generation();
+}
 
 /* Unix microseconds from the clock (or the hook). */
 int64_t toid__clock_us(void) TOID__HIDDEN;
@@ -35,6 +54,13 @@ int toid__entropy_prepare(void) TOID__HIDDEN;
  * toid__entropy_prepare or toid_random_bytes); TOID_EENTROPY if the thread's
  * CSPRNG was never seeded. */
 int toid__random_bytes_nosyscall(void *buf, size_t n) TOID__HIDDEN;
+
+/* Like toid__random_bytes_nosyscall, for a caller that did not prepare:
+ * TOID__ERETRY (internal, never returned to users) unless the thread's
+ * CSPRNG is set up, seeded, not due for a reseed and on its wipe-on-fork
+ * page; the caller then prepares and tries again. */
+#define TOID__ERETRY (-1000)
+int toid__random_bytes_if_ready(void *buf, size_t n) TOID__HIDDEN;
 
 /* Test hooks. */
 typedef ssize_t (*toid__getrandom_fn)(void *buf, size_t n, unsigned flags);

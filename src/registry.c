@@ -2,17 +2,13 @@
  * public entry points that dispatch through it. */
 #include "format.h"
 
-static const toid__format *const formats[TOID_FORMAT_COUNT] = {
+const toid__format *const toid__formats[TOID_FORMAT_COUNT] = {
 #define TOID__PTR(id, tok, name) &toid__fmt_##tok,
     TOID_FORMAT_LIST(TOID__PTR)
 #undef TOID__PTR
 };
 
 const char *toid_version(void) { return TOID_VERSION_STRING; }
-
-const toid__format *toid__format_of(toid_format f) {
-    return (unsigned)f < TOID_FORMAT_COUNT ? formats[f] : NULL;
-}
 
 const toid_format_info *toid_format_get(toid_format f) {
     const toid__format *fmt = toid__format_of(f);
@@ -23,7 +19,7 @@ int toid_format_by_name(const char *name, size_t len) {
     if (!name)
         return TOID_EINVAL;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        const char *n = formats[f]->info.name;
+        const char *n = toid__formats[f]->info.name;
         if (strlen(n) == len && memcmp(n, name, len) == 0)
             return f;
     }
@@ -62,7 +58,7 @@ uint32_t toid_accepting(const char *text, size_t len) {
     if (!text && len)
         return 0;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-        if (formats[f]->decode(text, len, bin, NULL) == 0)
+        if (toid__formats[f]->decode(text, len, bin, NULL) == 0)
             set |= 1u << f;
     return set;
 }
@@ -92,7 +88,7 @@ int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
     size_t n = sizeof detect_order / sizeof detect_order[0];
     for (size_t i = 0; i < n; i++)
         if (mask & (1u << detect_order[i]))
-            return formats[detect_order[i]]->decode(text, len, bin, err_pos) == 0 ? (int)detect_order[i]
+            return toid__formats[detect_order[i]]->decode(text, len, bin, err_pos) == 0 ? (int)detect_order[i]
                                                                                     : TOID_EINVAL;
     /* no format accepts it: the error of the first whose length fits, with
      * nanoflake before ulid-flake for lower-case text as above */
@@ -103,7 +99,7 @@ int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
             f = TOID_NANOFLAKE;
         else if (lower && f == TOID_NANOFLAKE)
             f = TOID_ULID_FLAKE;
-        int rc = formats[f]->decode(text, len, bin, err_pos);
+        int rc = toid__formats[f]->decode(text, len, bin, err_pos);
         if (rc != TOID_ELENGTH)
             return rc;
     }
@@ -127,6 +123,27 @@ int toid_encode(toid_format f, const uint8_t *bin, char *out, size_t out_size) {
     fmt->encode(bin, out);
     out[n] = '\0';
     return (int)n;
+}
+
+int toid_encode_batch(toid_format f, const uint8_t *bin, size_t n, char sep, char *out, size_t out_size,
+                      size_t *written) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !out || (!bin && n))
+        return TOID_EINVAL;
+    size_t len = fmt->info.text_len, size = fmt->info.bin_size, step = len + (sep != '\0');
+    if (n > (SIZE_MAX - 1) / step || out_size < n * step + 1)
+        return TOID_EBUFFER;
+    char *p = out;
+    for (size_t i = 0; i < n; i++, bin += size) {
+        fmt->encode(bin, p);
+        p += len;
+        if (sep != '\0')
+            *p++ = sep;
+    }
+    *p = '\0';
+    if (written)
+        *written = (size_t)(p - out);
+    return 0;
 }
 
 int toid_from_bytes(toid_format f, const uint8_t *bytes, size_t len, uint8_t *bin) {

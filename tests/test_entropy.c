@@ -13,6 +13,7 @@
 void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t out[64]);
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
 void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
+void toid__chacha20_blocks8(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
 #define LANES 4
 typedef ssize_t (*getrandom_fn)(void *buf, size_t n, unsigned flags);
 void toid__test_set_getrandom(getrandom_fn fn);
@@ -47,8 +48,8 @@ static void test_lanes(void) {
     uint32_t key[8], nonce[3] = {0xdeadbeef, 0x01234567, 0x89abcdef};
     for (int i = 0; i < 8; i++)
         key[i] = 0x9E3779B9u * (uint32_t)(i + 1);
-    uint32_t counters[3] = {0, 1000, 0xFFFFFFFCu};      /* the last wraps the 32-bit counter */
-    for (int k = 0; k < 3; k++) {
+    uint32_t counters[4] = {0, 1000, 0xFFFFFFFCu, 0xFFFFFFF9u};   /* the last two wrap the 32-bit counter */
+    for (int k = 0; k < 4; k++) {
         uint8_t many[64 * LANES], portable[64 * LANES], one[64];
         toid__chacha20_blocks(key, counters[k], nonce, many);
         toid__chacha20_blocks_portable(key, counters[k], nonce, portable);
@@ -57,7 +58,19 @@ static void test_lanes(void) {
             CHECK(memcmp(one, many + 64 * l, 64) == 0);
             CHECK(memcmp(one, portable + 64 * l, 64) == 0);
         }
+        /* 8 blocks: AVX2 where the CPU has it, and the fallback (twice 4) */
+        for (int mode = TOID_SIMD_AUTO; mode >= TOID_SIMD_OFF; mode--) {
+            uint8_t eight[64 * 8];
+            toid_simd_select(mode);
+            toid__chacha20_blocks8(key, counters[k], nonce, eight);
+            for (int l = 0; l < 8; l++) {
+                toid__chacha20_block(key, counters[k] + (uint32_t)l, nonce, one);
+                CHECK(memcmp(one, eight + 64 * l, 64) == 0);
+            }
+        }
+        toid_simd_select(TOID_SIMD_AUTO);
     }
+    printf("chacha20: 8 blocks compared at SIMD level %d and 0\n", toid_simd_select(TOID_SIMD_QUERY));
 }
 
 static void test_output(void) {

@@ -86,29 +86,6 @@ void out_write(const void *p, size_t n) {
     }
 }
 
-void out_write_large(const void *p, size_t n) {
-    if (n < OUT_RESERVE_MAX) {
-        out_write(p, n);
-        return;
-    }
-    out_flush();
-    big_output();
-    const char *s = p;
-    while (n) {
-        ssize_t w = write(STDOUT_FILENO, s, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EPIPE)
-                cli_quick_exit(cli_status);
-            fprintf(stderr, "toid: write error: %s\n", strerror(errno));
-            cli_quick_exit(CLI_EXIT_FAIL);
-        }
-        s += w;
-        n -= (size_t)w;
-    }
-}
-
 void out_str(const char *s) { out_write(s, strlen(s)); }
 
 void out_char(char c) { out_write(&c, 1); }

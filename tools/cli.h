@@ -31,8 +31,6 @@ extern int cli_status;           /* CLI_EXIT_FAIL once an input has failed */
  * write error prints "toid: write error: ..." and exits 1. */
 void out_init(void);
 void out_write(const void *p, size_t n);
-/* The same, for a large block: written straight from p (no copy). */
-void out_write_large(const void *p, size_t n);
 void out_str(const char *s);
 void out_char(char c);
 /* Room for n more bytes (n <= OUT_RESERVE_MAX); advance with out_commit. */
@@ -126,9 +124,6 @@ size_t cli_hex(const uint8_t *b, size_t n, char *out); /* lower case, no NUL */
  * JSON record with toid_inspect_json() and every human record with
  * toid_describe() (the tests do). */
 #define RENDER_MAX 1024
-/* Learns every format's fields now (before threads start; the renderers
- * are then thread-safe). */
-void render_prepare(void);
 size_t render_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
 size_t render_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
 

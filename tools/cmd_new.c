@@ -329,12 +329,10 @@ int cmd_new(int argc, char **argv) {
             }
         } else {
             char *o = out_reserve(made * line_max);
-            if (as == CLI_AS_TEXT) {
-                for (size_t i = 0; i < made; i++, b += size) {
-                    int k = toid_encode(f, b, o, TOID_TEXT_MAX);
-                    o += k > 0 ? k : 0;
-                    *o++ = '\n';
-                }
+            if (as == CLI_AS_TEXT) {            /* one call, one check for the batch */
+                size_t w = 0;
+                toid_encode_batch(f, b, made, '\n', o, made * line_max, &w);
+                o += w;
             } else {
                 for (size_t i = 0; i < made; i++, b += size) {
                     o += cli_put_as(as, f, b, o);

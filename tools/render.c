@@ -291,11 +291,6 @@ static const schema *schema_of(toid_format f) {
 }
 
 
-void render_prepare(void) {
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-        schema_of((toid_format)f);
-}
-
 size_t render_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out) {
     const schema *s = schema_of(f);
     toid_fields v;

@@ -464,8 +464,8 @@ else
     fail "new ulid-flake --epoch"
 fi
 
-# a large file (mapped, two threads) gives exactly what the same bytes give
-# through a pipe (one thread, streamed), errors at their places included
+# a large regular file gives exactly what the same bytes give through a
+# pipe (short reads, output flushed per block), errors at their places included
 {
     echo bad-first
     "$TOID" new -n 60000
@@ -490,7 +490,7 @@ for mode in "" --json --all "-f ulid"; do
         fail "inspect $mode: a file and a pipe differ (exit $rca/$rcb)"
     fi
 done
-# the same file starting at an offset (the mapped path starts where stdin is)
+# the same file starting at an offset (reading starts where stdin is)
 { dd bs=27 count=1 status=none >/dev/null; "$TOID" inspect --json >"$WORK/a" 2>&1; } <"$WORK/mix"
 tail -c +28 "$WORK/mix" | "$TOID" inspect --json >"$WORK/b" 2>&1
 if cmp -s "$WORK/a" "$WORK/b"; then pass; else fail "inspect from an offset into a file"; fi

@@ -1,0 +1,40 @@
+/* simd.c — which codec implementation runs: detected once from CPUID (and
+ * TOID_SIMD=off in the environment), switchable with toid_simd_select so the
+ * tests and CI run the SIMD and the scalar paths on the same inputs. */
+#define _GNU_SOURCE
+#include "simd.h"
+
+#include <stdlib.h>
+
+int toid__simd_level = -1;
+
+/* What this CPU and build can run. */
+static int best_level(void) {
+#if TOID__HAVE_SIMD
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("ssse3"))
+        return 0;
+    return __builtin_cpu_supports("avx2") ? 2 : 1;
+#else
+    return 0;
+#endif
+}
+
+int toid__simd_init(void) {
+    const char *env = secure_getenv("TOID_SIMD");
+    int l = env && (env[0] == '0' || env[0] == 'o' || env[0] == 'O' || env[0] == 'n' || env[0] == 'N') ? 0
+                                                                                                      : best_level();
+    int unset = -1;
+    /* a racing first use, or toid_simd_select before, may have set it: keep theirs */
+    if (!__atomic_compare_exchange_n(&toid__simd_level, &unset, l, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        return unset;
+    return l;
+}
+
+int toid_simd_select(int mode) {
+    if (mode < 0)
+        return toid__simd();
+    int l = mode == TOID_SIMD_OFF ? 0 : best_level();
+    __atomic_store_n(&toid__simd_level, l, __ATOMIC_RELAXED);
+    return l;
+}
