@@ -149,5 +149,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_make(int argc, char **argv);
 int cmd_range(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif
