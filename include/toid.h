@@ -123,7 +123,10 @@ TOID_API uint32_t toid_accepting(const char *text, size_t len);
  * nanoflake 13, scru160 32 or 40, uid11 11; uuidv7 in any form of
  * toid_uuid_canonical) and reads this one (toid_decode_forms). A text that is
  * shorter than a format writes is never detected, even when the format's
- * decoder takes it: name the format for that.
+ * decoder takes it: name the format for that. Nor is a text of lower-case
+ * letters only ("information" is a valid uid11 text): it is a word, and no
+ * format writes one for a time before about 2100 (the leading symbols hold
+ * the time).
  */
 TOID_API uint32_t toid_detectable(const char *text, size_t len);
 
@@ -137,9 +140,11 @@ TOID_API uint32_t toid_detectable(const char *text, size_t len);
  * 32-hex-digit text with UUID version 7 and variant bits is a uuidv7, with
  * scru160 in *also. uid11-seq and ulid-flake-scalable share their text with
  * uid11 and ulid-flake and are never detected nor reported: name them.
- * Returns the format (>= 0); when no format reads the text, the decode error
- * of the first format by that rank that has the text's length (*err_pos for
- * TOID_ECHAR), else TOID_ELENGTH. toid_explain() words the error.
+ * Returns the format (>= 0); TOID_EINVAL for a word (lower-case letters
+ * only, see toid_detectable); when no format reads the text, the decode
+ * error of the first format by that rank that has the text's length
+ * (*err_pos for TOID_ECHAR), else TOID_ELENGTH. toid_explain() words the
+ * error.
  */
 TOID_API int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also,
                               size_t *err_pos);

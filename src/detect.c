@@ -125,10 +125,20 @@ static bool lower_case(const char *s, size_t len) {
     return lower;
 }
 
+/* Only lower-case letters: a word people write, never an ID made in this
+ * century (every format puts the time in its leading symbols, which are
+ * digits or capitals until about 2100; uuidv7 always has its digit 7). */
+static bool a_word(const char *s, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < 'a' || s[i] > 'z')
+            return false;
+    return len > 0;
+}
+
 uint32_t toid_detectable(const char *text, size_t len) {
     uint32_t set = 0;
     uint8_t bin[TOID_BIN_MAX];
-    if (!text && len)
+    if ((!text && len) || a_word(text, len))
         return 0;
     for (size_t i = 0; i < NDETECT; i++) {
         toid_format f = detect_order[i];
@@ -154,6 +164,8 @@ int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also,
         return TOID_EINVAL;
     if (also)
         *also = 0;
+    if (a_word(text, len))
+        return TOID_EINVAL;
     uint32_t mask = toid_detectable(text, len);
     bool lower = lower_case(text, len);
     for (size_t i = 0; i < NDETECT; i++) {
@@ -201,6 +213,10 @@ int toid_explain(int f, const char *text, size_t len, int err, size_t err_pos, c
                                                "UUID variant is not RFC 9562's (digit 17 is %c, "
                                                "toid reads 8, 9, a or b)", canon[19]));
     }
+    if (err == TOID_EINVAL && f < 0 && a_word(text, len))
+        return put(out_size, snprintf(out, out_size,
+                                      "a word, not an ID: lower-case letters only, which no format "
+                                      "writes for a time before 2100; name the format to read it so"));
     if (err == TOID_ELENGTH && f < 0)
         return put(out_size,
                    snprintf(out, out_size,
