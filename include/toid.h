@@ -174,8 +174,8 @@ TOID_API int toid_decode_forms(toid_format f, const char *text, size_t len, uint
  * Words for people saying why text was refused: err and err_pos as
  * toid_decode_forms (f >= 0) or toid_detect (f < 0) returned them. Names the
  * cause where the code alone does not: "UUID version 4, toid reads version
- * 7"; for detection, a length no format writes ("not an ID of any format: 5
- * characters (...)"); "bad character at position N"; else toid_strerror().
+ * 7"; for detection, a length no format writes ("no format writes 5 characters
+ * (...)"), a word ("a word, not an ID (...)"); "bad character at position N"; else toid_strerror().
  * Writes a NUL-terminated line without a final period into out (160 bytes
  * are enough). Returns its length, TOID_EBUFFER or TOID_EINVAL.
  */

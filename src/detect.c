@@ -215,14 +215,14 @@ int toid_explain(int f, const char *text, size_t len, int err, size_t err_pos, c
     }
     if (err == TOID_EINVAL && f < 0 && a_word(text, len))
         return put(out_size, snprintf(out, out_size,
-                                      "a word, not an ID: lower-case letters only, which no format "
-                                      "writes for a time before 2100; name the format to read it so"));
+                                      "a word, not an ID (lower-case letters only, which no format "
+                                      "writes for a time before 2100); name the format to read it"));
     if (err == TOID_ELENGTH && f < 0)
         return put(out_size,
                    snprintf(out, out_size,
-                            "not an ID of any format: %zu characters (ulid 26, uuidv7 36 or 32, "
-                            "scru160 32 or 40, ulid-flake and nanoflake 13, uid11 11); "
-                            "name the format to read another length", len));
+                            "no format writes %zu characters (ulid 26, uuidv7 36 or 32, scru160 32 "
+                            "or 40, ulid-flake and nanoflake 13, uid11 11); name the format to read it",
+                            len));
     if (err == TOID_ECHAR)
         return put(out_size, snprintf(out, out_size, "%s at position %zu", toid_strerror(err), err_pos));
     return put(out_size, snprintf(out, out_size, "%s", toid_strerror(err)));

@@ -263,7 +263,7 @@ check "inspect: a bad character is 400 with its position" \
 check "inspect: undetectable is 400" [ "$(code "127.0.0.1:$HP/v1/inspect/xyz-")" = 400 ]
 # detection never guesses silently (the library's rules, as toid inspect)
 check "inspect: a word is 400 (not a nanoflake)" [ "$(code "127.0.0.1:$HP/v1/inspect/hello")" = 400 ]
-check "inspect: a cut ULID is 400, the lengths named" grep -q '"error":"undetected","message":"not an ID of any format: 12 characters' \
+check "inspect: a cut ULID is 400, the lengths named" grep -q '"error":"undetected","message":"no format writes 12 characters' \
     <<<"$(H "127.0.0.1:$HP/v1/inspect/01ARZ3NDEKTS")"
 check "inspect: 32-hex UUIDv7 is uuidv7, scru160 in also" \
     grep -q '"format":"uuidv7",.*,"also":\["scru160"\]}$' <<<"$(H "127.0.0.1:$HP/v1/inspect/01a2078766da75a39228ec6ccd8b88fb")"
