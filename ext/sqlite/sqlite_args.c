@@ -153,7 +153,7 @@ int toidsql_arg_id(sqlite3_context *ctx, const char *fn, toid_format f,
     }
 }
 
-int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
+int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int span_end,
                      int64_t *unix_ms) {
     switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
@@ -166,8 +166,11 @@ int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
         int len = sqlite3_value_bytes(v);
         /* the library's parser: SQLite's own datetime text has no zone,
          * which it reads as UTC, as SQLite means it */
-        if (text && toid_parse_time(text, (size_t)len, unix_ms) == 0)
+        int64_t first, last;
+        if (text && toid_parse_time_span(text, (size_t)len, &first, &last, NULL) == 0) {
+            *unix_ms = span_end ? last : first;
             return 1;
+        }
         char what[200];
         sqlite3_snprintf((int)sizeof what, what, "'%.40s' is not a time (SQLite datetime text "
                          "'YYYY-MM-DD HH:MM:SS.SSS' in UTC, ISO 8601, @SECONDS, or unix ms) (invalid)",
