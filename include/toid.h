@@ -140,10 +140,11 @@ TOID_API uint32_t toid_detectable(const char *text, size_t len);
  * 32-hex-digit text with UUID version 7 and variant bits is a uuidv7, with
  * scru160 in *also. uid11-seq and ulid-flake-scalable share their text with
  * uid11 and ulid-flake and are never detected nor reported: name them.
- * Returns the format (>= 0); TOID_EINVAL for a word (lower-case letters
- * only, see toid_detectable); when no format reads the text, the decode
- * error of the first format by that rank that has the text's length
- * (*err_pos for TOID_ECHAR), else TOID_ELENGTH. toid_explain() words the
+ * Returns the format (>= 0); when no format reads the text, TOID_ELENGTH
+ * if no format writes its length, TOID_EINVAL for a word (lower-case
+ * letters only, see toid_detectable) at a length some format writes, else
+ * the decode error of the first format by that rank that has the text's
+ * length (*err_pos for TOID_ECHAR). toid_explain() words the
  * error.
  */
 TOID_API int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also,

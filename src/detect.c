@@ -164,8 +164,6 @@ int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also,
         return TOID_EINVAL;
     if (also)
         *also = 0;
-    if (a_word(text, len))
-        return TOID_EINVAL;
     uint32_t mask = toid_detectable(text, len);
     bool lower = lower_case(text, len);
     for (size_t i = 0; i < NDETECT; i++) {
@@ -176,11 +174,13 @@ int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also,
             return toid_decode_forms(f, text, len, bin, err_pos) == 0 ? (int)f : TOID_EINVAL;
         }
     }
-    /* none reads it: the error of the first (by rank) whose length it has */
+    /* none reads it: a word at a length some format writes is a word (not
+     * that format's error); else the error of the first (by rank) whose
+     * length it has */
     for (size_t i = 0; i < NDETECT; i++) {
         toid_format f = ranked(i, lower);
         if (canonical_length(f, len))
-            return toid_decode_forms(f, text, len, bin, err_pos);
+            return a_word(text, len) ? TOID_EINVAL : toid_decode_forms(f, text, len, bin, err_pos);
     }
     return TOID_ELENGTH;
 }

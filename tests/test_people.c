@@ -34,10 +34,12 @@ static void test_detection_rules(void) {
     /* the cases */
     CHECK_EQ_INT(toid_detect_also(S("01a2078766da75a39228ec6ccd8b88fb"), bin, &also, &pos), TOID_UUIDV7);
     CHECK_EQ_INT(also, 1u << TOID_SCRU160);
-    CHECK_EQ_INT(toid_detect(S("hello"), bin, &pos), TOID_EINVAL);          /* a word */
+    CHECK_EQ_INT(toid_detect(S("hello"), bin, &pos), TOID_ELENGTH);         /* no format is 5 long */
+    CHECK_EQ_INT(toid_detect(S("information"), bin, &pos), TOID_EINVAL);    /* a word, uid11's length */
+    CHECK_EQ_INT(toid_decode(TOID_UID11, S("information"), bin, &pos), 0);  /* which uid11 decodes */
     CHECK_EQ_INT(toid_detect(S("Hello"), bin, &pos), TOID_ELENGTH);         /* no format is 5 long */
     CHECK_EQ_INT(toid_detect(S("01ARZ3NDEKTS"), bin, &pos), TOID_ELENGTH);  /* a cut ULID */
-    CHECK_EQ_INT(toid_detect(S("abc"), bin, &pos), TOID_EINVAL);
+    CHECK_EQ_INT(toid_detect(S("abc"), bin, &pos), TOID_ELENGTH);
     CHECK_EQ_INT(toid_detect(S("35s"), bin, &pos), TOID_ELENGTH);           /* nanoflake needs -f */
     CHECK_EQ_INT(toid_decode(TOID_NANOFLAKE, S("35s"), bin, &pos), 0);
     /* a 13-digit text: ulid-flake by rank, nanoflake reported */

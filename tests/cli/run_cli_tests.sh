@@ -313,6 +313,7 @@ g formats-bad-option formats --frob
 
 # detection that never guesses silently (issue 12)
 g people-detect-word inspect hello
+g people-detect-word-uid11-length inspect information
 g people-detect-cut-ulid inspect 01ARZ3NDEKTS
 g people-detect-uuid-hex inspect 01a2078766da75a39228ec6ccd8b88fb
 g people-detect-uuid-hex-json inspect --json 01a2078766da75a39228ec6ccd8b88fb

@@ -394,7 +394,7 @@ done
 check "ID.INSPECT detects" grep -q '"format":"ulid"' <<<"$(R ID.INSPECT 01ARZ3NDEKTSV4RRFFQ69G5FAV)"
 check "ID.INSPECT bad id is an error" grep -q '^ERR invalid id: bad character at position 25' \
     <<<"$(R ID.INSPECT ulid 01ARZ3NDEKTSV4RRFFQ69G5FA_)"
-check "ID.INSPECT of a word is an error" grep -q '^ERR invalid id: a word, not an ID' <<<"$(R ID.INSPECT hello)"
+check "ID.INSPECT of a word is an error" grep -q '^ERR invalid id: a word, not an ID' <<<"$(R ID.INSPECT information)"
 check "ID.NEW unknown format is an error" grep -q "^ERR unknown format 'nope'" <<<"$(R ID.NEW nope)"
 check "ID.NEW count 0 is an empty array" [ "$(raw "$RP" 'ID.NEW ulid 0\r\nQUIT\r\n' | head -1)" = $'*0\r' ]
 check "ID.NEW count 10001 is an error" grep -q '^ERR count must be' <<<"$(R ID.NEW ulid 10001)"
