@@ -101,8 +101,30 @@ static int due(toid_claim *k, int64_t now) {
     return top > ceiling - half || (now - top < WARM_MS && now > ceiling - half);
 }
 
+/* ---- fork() ------------------------------------------------------------------ */
+
+/* A child of fork() inherits the claimer and its claims, but not the right
+ * to use them: the parent goes on issuing IDs of the same nodes. A handler
+ * run in every child counts forks; a claimer remembers the count it was
+ * opened under, and in a child the two differ: its claims are refused. (An
+ * atomic load on the fast path; getpid() would be a system call per admit.
+ * A process made by clone() or _Fork(), which run no fork handlers, is not
+ * seen.) */
+static _Atomic unsigned claim_fork_gen;
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void on_fork_child(void) {
+    atomic_fetch_add_explicit(&claim_fork_gen, 1, memory_order_relaxed);
+}
+static void fork_handler_install(void) { pthread_atfork(NULL, NULL, on_fork_child); }
+
+int claim_forked(const toid_claimer *c) {
+    return atomic_load_explicit(&claim_fork_gen, memory_order_relaxed) != c->fork_gen;
+}
+
 static int claim_is_valid(const toid_claim *k, int64_t now_mono) {
     if (atomic_load_explicit(&k->lost, memory_order_acquire))
+        return 0;
+    if (claim_forked(k->c))
         return 0;
     return now_mono < atomic_load_explicit(&k->deadline_mono, memory_order_acquire);
 }
@@ -135,6 +157,24 @@ static int extend_locked(toid_claim *k, int64_t at_least) {
     return 0;
 }
 
+/* Pins every claim of c into c->batch (c->mu held); returns how many. */
+static size_t pin_claims(toid_claimer *c) {
+    size_t n = 0;
+    for (toid_claim *k = c->claims; k; k = k->next) {
+        if (n == c->batch_cap) {
+            size_t cap = c->batch_cap ? 2 * c->batch_cap : 16;
+            toid_claim **b = realloc(c->batch, cap * sizeof *b);
+            if (!b)
+                break; /* the others wait for the next tick */
+            c->batch = b;
+            c->batch_cap = cap;
+        }
+        k->pins++;
+        c->batch[n++] = k;
+    }
+    return n;
+}
+
 static void *claimer_thread(void *arg) {
     toid_claimer *c = arg;
     int64_t backend_next = 0;
@@ -142,10 +182,24 @@ static void *claimer_thread(void *arg) {
     while (!c->stop) {
         int64_t tick = c->o.reserve_ms / 4;
         tick = tick < 10 ? 10 : tick > 250 ? 250 : tick;
+        /* Renewal first: the deadline of every claim rests on it, so a slow
+         * mark write must not hold it back. Without c->mu (network I/O). */
+        if (c->be->tick && claim_mono_ms() >= backend_next) {
+            pthread_mutex_unlock(&c->mu);
+            backend_next = c->be->tick(c, claim_mono_ms());
+            pthread_mutex_lock(&c->mu);
+            if (c->stop)
+                break;
+        }
+        /* Marks: the claims are pinned under c->mu (a release waits for its
+         * pin), then written without it, so that nothing else that takes
+         * c->mu waits for the network; a claim whose admit is writing its
+         * mark (k->mu held) is skipped. */
+        size_t n = pin_claims(c);
+        pthread_mutex_unlock(&c->mu);
         int64_t now_mono = claim_mono_ms();
-        /* Marks: c->mu is held through the writes, so a claim cannot be
-         * released under us; a claim whose admit is writing is skipped. */
-        for (toid_claim *k = c->claims; k; k = k->next) {
+        for (size_t i = 0; i < n; i++) {
+            toid_claim *k = c->batch[i];
             if (!claim_is_valid(k, now_mono))
                 continue;
             int asked = atomic_exchange(&k->want_extend, 0);
@@ -156,13 +210,13 @@ static void *claimer_thread(void *arg) {
             extend_locked(k, INT64_MIN); /* a failure is logged; admits retry it */
             pthread_mutex_unlock(&k->mu);
         }
-        if (c->be->tick && claim_mono_ms() >= backend_next) {
-            pthread_mutex_unlock(&c->mu);
-            backend_next = c->be->tick(c, claim_mono_ms());
-            pthread_mutex_lock(&c->mu);
-            if (c->stop)
-                break;
-        }
+        pthread_mutex_lock(&c->mu);
+        for (size_t i = 0; i < n; i++)
+            c->batch[i]->pins--;
+        if (n)
+            pthread_cond_broadcast(&c->unpinned);
+        if (c->stop)
+            break;
         int64_t wake = claim_mono_ms() + tick;
         if (c->be->tick && backend_next < wake)
             wake = backend_next;
@@ -174,9 +228,8 @@ static void *claimer_thread(void *arg) {
 }
 
 void claim_wake(toid_claimer *c) {
-    pthread_mutex_lock(&c->mu);
+    /* (no c->mu: an admit never waits for the thread's lock; see the header) */
     pthread_cond_signal(&c->cv);
-    pthread_mutex_unlock(&c->mu);
 }
 
 void claim_set_deadlines(toid_claimer *c, int64_t deadline_mono) {
@@ -272,7 +325,10 @@ int toid_claimer_open(const char *spec, const toid_claimer_opts *opts, toid_clai
         c->prefix[--pl] = '\0'; /* "/toid/" and "/toid" are one prefix */
     c->o.prefix = c->prefix;
     c->be = be;
+    pthread_once(&fork_once, fork_handler_install);
+    c->fork_gen = atomic_load(&claim_fork_gen);
     pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->unpinned, NULL);
     pthread_condattr_t a;
     pthread_condattr_init(&a);
     pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
@@ -281,14 +337,16 @@ int toid_claimer_open(const char *spec, const toid_claimer_opts *opts, toid_clai
     int rc = be->open(c, arg, err, err_size);
     if (rc < 0) {
         pthread_cond_destroy(&c->cv);
+        pthread_cond_destroy(&c->unpinned);
         pthread_mutex_destroy(&c->mu);
         free(c);
         return rc;
     }
     if (pthread_create(&c->thread, NULL, claimer_thread, c) != 0) {
         claim_err(err, err_size, "cannot start the claim thread");
-        be->close(c);
+        be->close(c, 1);
         pthread_cond_destroy(&c->cv);
+        pthread_cond_destroy(&c->unpinned);
         pthread_mutex_destroy(&c->mu);
         free(c);
         return TOID_CLAIM_EIO;
@@ -298,14 +356,30 @@ int toid_claimer_open(const char *spec, const toid_claimer_opts *opts, toid_clai
     return 0;
 }
 
-static void unlink_claim(toid_claimer *c, toid_claim *k) {
-    pthread_mutex_lock(&c->mu);
+static void unlink_locked(toid_claimer *c, toid_claim *k) {
     for (toid_claim **p = &c->claims; *p; p = &(*p)->next)
         if (*p == k) {
             *p = k->next;
             break;
         }
+}
+
+/* Off the list; returns once the thread no longer writes its mark. */
+static void unlink_claim(toid_claimer *c, toid_claim *k) {
+    pthread_mutex_lock(&c->mu);
+    unlink_locked(c, k);
+    while (k->pins > 0)
+        pthread_cond_wait(&c->unpinned, &c->mu);
     pthread_mutex_unlock(&c->mu);
+}
+
+/* In a child of fork(): the claim is the parent's. Off the list and freed
+ * without a lock (a thread that did not follow the fork may have held one)
+ * and without I/O (no lowered mark, no deleted key). */
+static void forget_claim(toid_claim *k) {
+    unlink_locked(k->c, k);
+    k->c->be->drop(k, 0);
+    free(k);
 }
 
 static void free_claim(toid_claim *k) {
@@ -316,6 +390,15 @@ static void free_claim(toid_claim *k) {
 void toid_claimer_close(toid_claimer *c) {
     if (!c)
         return;
+    if (claim_forked(c)) {
+        /* the thread did not follow the fork: nothing to stop or join */
+        while (c->claims)
+            forget_claim(c->claims);
+        c->be->close(c, 0);
+        free(c->batch);
+        free(c);
+        return;
+    }
     pthread_mutex_lock(&c->mu);
     c->stop = 1;
     pthread_cond_signal(&c->cv);
@@ -324,9 +407,11 @@ void toid_claimer_close(toid_claimer *c) {
         pthread_join(c->thread, NULL);
     while (c->claims)
         toid_claim_release(c->claims, 0);
-    c->be->close(c);
+    c->be->close(c, 1);
     pthread_cond_destroy(&c->cv);
+    pthread_cond_destroy(&c->unpinned);
     pthread_mutex_destroy(&c->mu);
+    free(c->batch);
     free(c);
 }
 
@@ -399,7 +484,7 @@ static int take_node(toid_claimer *c, toid_claim *k) {
     return 0;
 fail:
     unlink_claim(c, k);
-    c->be->drop(k);
+    c->be->drop(k, 1);
     k->bk = NULL;
     return rc;
 }
@@ -409,6 +494,11 @@ int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_
     *out = NULL;
     if (!c || !toid_format_get(f) || lo > hi || hi > NODE_MAX)
         return TOID_EINVAL;
+    if (claim_forked(c)) {
+        claim_log(c, TOID_CLAIM_LOG_ERR, "this claimer was opened before fork() by the parent "
+                  "process, whose claims it shares: open a new claimer in the child");
+        return TOID_CLAIM_ELOST;
+    }
     toid_claim *k = calloc(1, sizeof *k);
     uint8_t *held = calloc(hi - lo + 1, 1);
     if (!k || !held) {
@@ -427,18 +517,34 @@ int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_
     if (c->be->held && lo != hi && (rc = c->be->held(c, f, lo, hi, held)) < 0)
         goto done;
     rc = TOID_CLAIM_EBUSY;
+    uint32_t behind = 0;
     for (uint32_t n = lo; n <= hi; n++) {
         if (held[n - lo])
             continue;
         k->node = n;
         snprintf(k->name, sizeof k->name, "%s-%" PRIu32, fname(f), n);
         rc = take_node(c, k);
+        /* A node whose mark is too far ahead of our clock (logged) is no
+         * reason to give up on the range: its mark is its own, and another
+         * node's may be behind us. Anything else (taken; an I/O error or
+         * corrupt state, which another node would not cure and an operator
+         * must see) ends the search. */
+        if (rc == TOID_CLAIM_EBEHIND && lo != hi) {
+            behind++;
+            continue;
+        }
         if (rc != TOID_CLAIM_EBUSY)
-            break; /* taken, or an error that another node would not cure */
+            break;
     }
-    if (rc == TOID_CLAIM_EBUSY && lo != hi) /* (for one node the backend named its holder) */
+    if (rc < 0 && behind) {
+        claim_log(c, TOID_CLAIM_LOG_ERR, "no node of %s in %" PRIu32 "-%" PRIu32 " (%s backend) "
+                  "could be taken: %" PRIu32 " refused as ahead of the clock, the others held",
+                  fname(f), lo, hi, c->be->kind, behind);
+        rc = TOID_CLAIM_EBEHIND;
+    } else if (rc == TOID_CLAIM_EBUSY && lo != hi) { /* (for one node the backend named its holder) */
         claim_log(c, TOID_CLAIM_LOG_ERR, "no free node of %s in %" PRIu32 "-%" PRIu32
                   " (%s backend): every one is held", fname(f), lo, hi, c->be->kind);
+    }
 done:
     free(held);
     if (rc < 0) {
@@ -509,6 +615,10 @@ void toid_claim_release(toid_claim *k, int clean) {
     if (!k)
         return;
     toid_claimer *c = k->c;
+    if (claim_forked(c)) {
+        forget_claim(k);
+        return;
+    }
     unlink_claim(c, k);
     pthread_mutex_lock(&k->mu); /* a write of an admit finishes first */
     if (clean && claim_is_valid(k, claim_mono_ms())) {
@@ -516,11 +626,12 @@ void toid_claim_release(toid_claim *k, int clean) {
         if (top < atomic_load(&k->ceiling_ms) &&
             c->be->write_mark(k, top, atomic_load(&k->deadline_mono)) == 0) {
             atomic_fetch_add_explicit(&c->mark_writes, 1, memory_order_relaxed);
-            claim_log(c, TOID_CLAIM_LOG_INFO, "%s: mark lowered to the last ID issued", k->name);
+            claim_log(c, TOID_CLAIM_LOG_INFO, "%s: mark lowered to the last ID issued (or "
+                      "kept, if another write put it higher)", k->name);
         }
     }
     pthread_mutex_unlock(&k->mu);
-    c->be->drop(k);
+    c->be->drop(k, 1);
     free_claim(k);
 }
 

@@ -2,7 +2,8 @@
  * (libcurl), answers read with jansson. Checked against etcd 3.4.23:
  *   POST /v3/lease/grant     {"TTL":2}                -> {"ID":"<int64>","TTL":"2"}
  *   POST /v3/lease/keepalive {"ID":"<int64>"}         -> {"result":{"ID":..,"TTL":"2"}};
- *                            a dead lease answers 200 too, without "TTL": lost
+ *                            a dead (expired, revoked) lease answers 200 too,
+ *                            without "TTL" (or with "TTL":"0"): lost
  *   POST /v3/lease/revoke    {"ID":"<int64>"}
  *   POST /v3/kv/range        {"key":b64,"range_end":b64} -> {"kvs":[{"key":b64,
  *                            "create_revision":"N","value":b64,"lease":"N"}]}
@@ -20,7 +21,16 @@
  *                                   "format":..,"node":..,"epoch_ms":..,"mark_ms":..};
  *                                   written only by a txn guarded by the node
  *                                   key's create_revision == the holder's, so a
- *                                   fenced-out holder cannot move it.
+ *                                   fenced-out holder cannot move it, and by the
+ *                                   mark key's mod_revision == the one the holder
+ *                                   last saw, so a write of ours delayed past a
+ *                                   newer one (sent to a member that stalled,
+ *                                   then failed over) is refused instead of
+ *                                   moving the mark back. On such a refusal the
+ *                                   holder reads the mark again and writes only
+ *                                   if its own is higher: it never lowers it
+ *                                   (except its clean release, which lowers it
+ *                                   to the last ID admitted, with the same guard).
  * One lease per claimer, kept alive at TTL/3 by the claimer's thread; the
  * local deadline of its claims = send time of the last successful grant or
  * keepalive (CLOCK_MONOTONIC) + TTL - margin.
@@ -59,6 +69,13 @@ typedef struct etcd {
 
 typedef struct etcd_claim {
     int64_t create_rev; /* of the node key, ours */
+    /* The mark key as we last saw or wrote it, under k->mu like every mark
+     * write: its mod_revision (0: absent), its value (INT64_MIN: none), and
+     * whether that value was written by someone else (the previous holder,
+     * an operator): we never write below a value of someone else's. */
+    int64_t mark_rev;
+    int64_t mark_val;
+    int mark_foreign;
     char node_key[320];
     char mark_key[320];
 } etcd_claim;
@@ -371,13 +388,17 @@ static int64_t etcd_tick(toid_claimer *c, int64_t now) {
         int64_t d = e->deadline;
         pthread_mutex_unlock(&e->lease_mu);
         claim_set_deadlines(c, d);
-    } else if (rc == 0 && res && have_ttl == 0) {
-        /* etcd answers a keepalive of a dead lease with 200 and no TTL */
+    } else if (rc == 0 && res && (have_ttl == 0 || (have_ttl == 1 && ttl <= 0))) {
+        /* etcd answers a keepalive of a dead lease (expired or revoked) with
+         * 200 and no TTL (a TTL of 0 is omitted from its JSON); "TTL":"0"
+         * says the same: the lease is gone, and the node keys with it */
         atomic_fetch_add_explicit(&c->renewal_failures, 1, memory_order_relaxed);
         e->lease = 0;
         pthread_mutex_unlock(&e->lease_mu);
         char why[400];
-        snprintf(why, sizeof why, "etcd %s says lease %" PRId64 " has expired", url, id);
+        snprintf(why, sizeof why, "etcd %s says lease %" PRId64 " is gone (expired or revoked)",
+                 url, id);
+        claim_log(c, TOID_CLAIM_LOG_ERR, "%s: its claims are lost", why);
         claim_lose_all(c, why);
     } else {
         atomic_fetch_add_explicit(&c->renewal_failures, 1, memory_order_relaxed);
@@ -497,20 +518,22 @@ static int etcd_held(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, u
     return 0;
 }
 
-/* Reads the previous mark from a range's kvs into *prev; 0, or ECORRUPT. */
+/* Reads the mark from a range's kvs into *prev (INT64_MIN if there is
+ * none) and its mod_revision into *rev (0 if none); 0, or ECORRUPT. */
 static int parse_mark(toid_claimer *c, toid_claim *k, const json_t *kvs, const char *url,
-                      int64_t *prev) {
+                      int64_t *prev, int64_t *rev) {
     etcd_claim *ec = k->bk;
     json_t *kv = json_array_get(kvs, 0);
     *prev = INT64_MIN;
+    *rev = 0;
     if (!kv)
         return 0;
     json_t *m = kv_json(kv, "mark");
-    int64_t epoch = 0, mark = 0, node = -1;
+    int64_t epoch = 0, mark = 0, node = -1, mod = 0;
     const char *fmt = json_string_value(json_object_get(m, "format"));
     if (!m || !fmt || j_int64(m, "epoch_ms", &epoch) != 1 || j_int64(m, "mark_ms", &mark) != 1 ||
         j_int64(m, "node", &node) != 1 || strcmp(fmt, toid_format_get(k->format)->name) != 0 ||
-        node != (int64_t)k->node) {
+        node != (int64_t)k->node || j_int64(kv, "mod_revision", &mod) != 1 || mod <= 0) {
         claim_log(c, TOID_CLAIM_LOG_ERR, "etcd %s: key %s holds foreign data (not a toid mark "
                   "for %s): the IDs issued before cannot be ruled out; refusing it", url,
                   ec->mark_key, k->name);
@@ -525,6 +548,7 @@ static int parse_mark(toid_claimer *c, toid_claim *k, const json_t *kvs, const c
         return TOID_CLAIM_ECORRUPT;
     }
     *prev = mark;
+    *rev = mod;
     return 0;
 }
 
@@ -606,11 +630,13 @@ static int etcd_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
         }
         json_decref(holder);
     }
-    rc = parse_mark(c, k, txn_kvs(ans, 1), url, prev);
+    rc = parse_mark(c, k, txn_kvs(ans, 1), url, prev, &ec->mark_rev);
+    ec->mark_val = *prev;
+    ec->mark_foreign = 1;
     json_decref(ans);
     if (rc < 0) {
         k->bk = ec; /* give it back: the node is ours now */
-        c->be->drop(k);
+        c->be->drop(k, 1);
         return rc;
     }
     atomic_store(&k->deadline_mono, deadline);
@@ -649,30 +675,101 @@ static int guarded(toid_claim *k, json_t *ops, const char **url, int64_t until) 
     return rc;
 }
 
-static int etcd_write_mark(toid_claim *k, int64_t mark, int64_t until) {
+/* One guarded write of the mark: "if the node key is still ours and the
+ * mark key is at mark_rev, put mark; else read both". 1: written (mark_rev
+ * moved to the txn's revision); 0: a compare failed, *node_ours says
+ * whether the node key is still ours, and *cur and *cur_rev are the mark as it
+ * is now; or an error. */
+static int mark_txn(toid_claim *k, int64_t mark, int64_t until, const char **url, int *node_ours,
+                    int64_t *cur, int64_t *cur_rev) {
     etcd_claim *ec = k->bk;
     char value[256];
     snprintf(value, sizeof value, "{\"toid\":\"mark\",\"format\":\"%s\",\"node\":%" PRIu32
              ",\"epoch_ms\":%" PRId64 ",\"mark_ms\":%" PRId64 "}",
              toid_format_get(k->format)->name, k->node, k->epoch_ms, mark);
-    json_t *ops = json_pack("[{s:{s:o,s:o}}]", "request_put", "key", j_b64(ec->mark_key), "value",
-                            j_b64(value));
-    const char *url = "";
-    int rc = ops ? guarded(k, ops, &url, until) : TOID_CLAIM_EIO;
-    if (rc == 0) {
-        claim_log(k->c, TOID_CLAIM_LOG_ERR, "etcd %s: %s is no longer ours (another holder, or "
-                  "expired): its mark was not moved", url, ec->node_key);
-        return TOID_CLAIM_ELOST;
+    json_t *body = json_pack(
+        "{s:[{s:o,s:s,s:o,s:s},{s:o,s:s,s:o,s:s}],s:[{s:{s:o,s:o}}],"
+        "s:[{s:{s:o}},{s:{s:o}}]}",
+        "compare", "key", j_b64(ec->node_key), "target", "CREATE", "create_revision",
+        j_i64(ec->create_rev), "result", "EQUAL", "key", j_b64(ec->mark_key), "target", "MOD",
+        "mod_revision", j_i64(ec->mark_rev), "result", "EQUAL",
+        "success", "request_put", "key", j_b64(ec->mark_key), "value", j_b64(value),
+        "failure", "request_range", "key", j_b64(ec->node_key), "request_range", "key",
+        j_b64(ec->mark_key));
+    json_t *ans = NULL;
+    int64_t sent, rev = 0;
+    int rc = body ? call_until(k->c, "/v3/kv/txn", body, &ans, url, &sent, until)
+                  : TOID_CLAIM_EIO;
+    json_decref(body);
+    if (rc < 0)
+        return rc;
+    json_t *hdr = json_object_get(ans, "header");
+    if (!hdr || j_int64(hdr, "revision", &rev) != 1 || rev <= 0) {
+        const char *err = json_string_value(json_object_get(ans, "error"));
+        claim_log(k->c, TOID_CLAIM_LOG_ERR, "etcd %s: a write of %s was not understood%s%s",
+                  *url, ec->mark_key, err ? ": " : "", err ? err : "");
+        json_decref(ans);
+        return TOID_CLAIM_EIO;
     }
-    return rc < 0 ? rc : 0;
+    if (json_is_true(json_object_get(ans, "succeeded"))) {
+        ec->mark_rev = rev; /* one txn, one revision: the put's mod_revision */
+        ec->mark_val = mark;
+        ec->mark_foreign = 0;
+        json_decref(ans);
+        return 1;
+    }
+    json_t *node = json_array_get(txn_kvs(ans, 0), 0);
+    int64_t crev = 0;
+    *node_ours = node && j_int64(node, "create_revision", &crev) == 1 && crev == ec->create_rev;
+    rc = *node_ours ? parse_mark(k->c, k, txn_kvs(ans, 1), *url, cur, cur_rev) : 0;
+    json_decref(ans);
+    return rc;
 }
 
-static void etcd_drop(toid_claim *k) {
+static int etcd_write_mark(toid_claim *k, int64_t mark, int64_t until) {
+    etcd_claim *ec = k->bk;
+    const char *url = "";
+    if (ec->mark_foreign && mark <= ec->mark_val)
+        return 0; /* someone else's higher mark is there: durable already, kept */
+    /* A few rounds: each refusal means someone wrote the mark since we last
+     * saw it (a delayed write of ours, or an operator); we read it again. */
+    for (int round = 0; round < 4; round++) {
+        int ours = 0;
+        int64_t cur = INT64_MIN, cur_rev = 0;
+        int rc = mark_txn(k, mark, until, &url, &ours, &cur, &cur_rev);
+        if (rc != 0)
+            return rc < 0 ? rc : 0;
+        if (!ours) {
+            claim_log(k->c, TOID_CLAIM_LOG_ERR, "etcd %s: %s is no longer ours (another holder, "
+                      "or expired): its mark was not moved", url, ec->node_key);
+            return TOID_CLAIM_ELOST;
+        }
+        ec->mark_rev = cur_rev;
+        ec->mark_val = cur;
+        ec->mark_foreign = 1;
+        if (cur >= mark) {
+            /* already at or past ours: durable as far as we need; never lowered */
+            claim_log(k->c, TOID_CLAIM_LOG_INFO, "etcd %s: the mark of %s was moved to %" PRId64
+                      " by another write; %" PRId64 " is not written over it", url, k->name, cur,
+                      mark);
+            return 0;
+        }
+        claim_log(k->c, TOID_CLAIM_LOG_WARN, "etcd %s: the mark of %s was changed to %" PRId64
+                  " by another write (revision %" PRId64 "): writing %" PRId64 " over it", url,
+                  k->name, cur, cur_rev, mark);
+    }
+    claim_log(k->c, TOID_CLAIM_LOG_ERR, "etcd %s: the mark of %s keeps changing under its holder: "
+              "not written", url, k->name);
+    return TOID_CLAIM_EIO;
+}
+
+static void etcd_drop(toid_claim *k, int io) {
     etcd_claim *ec = k->bk;
     if (!ec)
         return;
-    /* delete the node key if it is still ours (else it is gone already) */
-    if (!atomic_load(&k->lost)) {
+    /* delete the node key if it is still ours (else it is gone already);
+     * not from a child of fork(): the parent holds it */
+    if (io && !atomic_load(&k->lost)) {
         json_t *ops = json_pack("[{s:{s:o}}]", "request_delete_range", "key", j_b64(ec->node_key));
         const char *url = "";
         if (ops)
@@ -731,8 +828,19 @@ static int etcd_open(toid_claimer *c, const char *arg, char *err, size_t err_siz
     return 0;
 }
 
-static void etcd_close(toid_claimer *c) {
+static void etcd_close(toid_claimer *c, int io) {
     etcd *e = ED(c);
+    if (!io) {
+        /* A child of fork(): the lease and the connections are the parent's.
+         * No revoke, no curl cleanup (a TLS close would write on the
+         * parent's connection), no mutex (a thread that did not follow the
+         * fork may have held one): the memory only. */
+        for (int i = 0; i < e->n_urls; i++)
+            free(e->urls[i]);
+        free(e);
+        c->bk = NULL;
+        return;
+    }
     if (e->lease) {
         json_t *body = json_object(), *ans = NULL;
         json_object_set_new(body, "ID", j_i64(e->lease));

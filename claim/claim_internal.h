@@ -31,13 +31,15 @@ typedef struct claim_backend {
     int (*write_mark)(toid_claim *k, int64_t mark, int64_t until);
     /* After the first reservation is durable (may be NULL). */
     int (*taken)(toid_claim *k);
-    /* Gives the node up and frees k->bk (the mark stays). */
-    void (*drop)(toid_claim *k);
+    /* Gives the node up and frees k->bk (the mark stays). io == 0 (in a
+     * child after fork(), whose claims are the parent's): only frees, no
+     * lock, no file or network I/O. */
+    void (*drop)(toid_claim *k, int io);
     /* Background work (renewals); returns the CLOCK_MONOTONIC ms at which it
      * wants to run again (INT64_MAX: never). NULL: none. */
     int64_t (*tick)(toid_claimer *c, int64_t now_mono);
-    /* Frees the backend (every claim dropped already). */
-    void (*close)(toid_claimer *c);
+    /* Frees the backend (every claim dropped already); io as for drop. */
+    void (*close)(toid_claimer *c, int io);
 } claim_backend;
 
 extern const claim_backend claim_backend_local;
@@ -61,6 +63,8 @@ struct toid_claim {
     _Atomic int want_extend;         /* asked the background thread to move the mark */
     pthread_mutex_t mu;              /* serialises writes of the mark */
     toid_claim *next;                /* the claimer's list, under c->mu */
+    int pins;                        /* under c->mu: the thread is writing its mark
+                                        without c->mu; release waits for 0 */
     void *bk;                        /* the backend's part */
 };
 
@@ -69,7 +73,12 @@ struct toid_claimer {
     toid_claimer_opts o;     /* with the defaults filled in */
     char prefix[256];
     pthread_mutex_t mu;      /* the list of claims, the thread's wake-ups */
-    pthread_cond_t cv;       /* on CLOCK_MONOTONIC */
+    pthread_cond_t cv;       /* on CLOCK_MONOTONIC: wakes the thread */
+    pthread_cond_t unpinned; /* a claim's pins fell to 0 */
+    unsigned fork_gen;       /* claim_fork_gen when opened: another value means
+                                this is a child of fork() (see claim_forked) */
+    toid_claim **batch;      /* the thread's: the claims it pinned */
+    size_t batch_cap;
     pthread_t thread;
     int running, stop;
     toid_claim *claims;
@@ -94,7 +103,12 @@ void claim_set_deadlines(toid_claimer *c, int64_t deadline_mono);
 void claim_lose_all(toid_claimer *c, const char *why);
 /* Whether a claim of c holds (f, node). */
 int claim_held_here(toid_claimer *c, toid_format f, uint32_t node);
-/* Wakes the background thread. */
+/* Wakes the background thread (without c->mu: a wake-up that races with
+ * the thread going to sleep is lost, and the next tick, at most 250 ms
+ * later, does the work). */
 void claim_wake(toid_claimer *c);
+/* 1 in a child process of fork() made after c was opened: c's claims are
+ * the parent's, and the child must not issue IDs of their nodes. */
+int claim_forked(const toid_claimer *c);
 
 #endif

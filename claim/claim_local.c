@@ -11,8 +11,9 @@
  *                     rename, fsync of the directory)
  *
  * The default directory ($XDG_RUNTIME_DIR/toid, else /tmp/toid-UID) is made
- * 0700 and checked: a directory (not a symlink) owned by us that nobody else
- * may write, since whoever can write it can hand out our node ids.
+ * 0700, opened without following a symlink and checked on the opened
+ * descriptor: a directory owned by us with mode 0700, since whoever can
+ * write it can hand out our node ids.
  */
 #define _GNU_SOURCE
 #include "claim_internal.h"
@@ -39,7 +40,23 @@ typedef struct local_claim {
 
 static local_dir *LD(const toid_claimer *c) { return c->bk; }
 
-/* The default directory, made and checked. */
+/* Why an opened directory is unsafe to keep claims in, or NULL. Checked on
+ * the descriptor itself (fstat), so that what is checked is what is used:
+ * a check by path, then an open, would race with a rename or a symlink put
+ * in between by whoever else can write /tmp. */
+static const char *unsafe_dir(int fd) {
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return "it cannot be examined";
+    return !S_ISDIR(st.st_mode) ? "it is not a directory"
+           : st.st_uid != geteuid() ? "it is owned by another user"
+           : (st.st_mode & 022) ? "others may write to it"
+           : (st.st_mode & 077) ? "its mode is not 0700: others may read or enter it"
+                                : NULL;
+}
+
+/* The default directory, made, opened (never through a symlink) and
+ * checked on the opened descriptor. Returns the descriptor, or an error. */
 static int default_dir(char *dir, size_t cap, char *err, size_t err_size) {
     const char *xdg = getenv("XDG_RUNTIME_DIR");
     if (xdg && xdg[0] == '/')
@@ -50,22 +67,28 @@ static int default_dir(char *dir, size_t cap, char *err, size_t err_size) {
         claim_err(err, err_size, "claim directory %s: cannot create it: %s", dir, strerror(errno));
         return TOID_CLAIM_EIO;
     }
-    struct stat st;
-    if (lstat(dir, &st) < 0) {
-        claim_err(err, err_size, "claim directory %s: %s", dir, strerror(errno));
-        return TOID_CLAIM_EIO;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+    const char *why = NULL;
+    if (fd < 0) {
+        struct stat st; /* (refused either way: lstat only names the reason) */
+        if (errno == ELOOP || errno == ENOTDIR)
+            why = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? "it is a symbolic link"
+                                                              : "it is not a directory";
+        else {
+            claim_err(err, err_size, "claim directory %s: %s", dir, strerror(errno));
+            return TOID_CLAIM_EIO;
+        }
+    } else {
+        why = unsafe_dir(fd);
     }
-    const char *why = S_ISLNK(st.st_mode) ? "it is a symbolic link"
-                      : !S_ISDIR(st.st_mode) ? "it is not a directory"
-                      : st.st_uid != geteuid() ? "it is owned by another user"
-                      : (st.st_mode & 022) ? "others may write to it"
-                                            : NULL;
     if (why) {
+        if (fd >= 0)
+            close(fd);
         claim_err(err, err_size, "claim directory %s is unsafe (%s): refusing to use it; "
                   "remove it, or choose a directory with --claim local=DIR", dir, why);
         return TOID_CLAIM_ECORRUPT;
     }
-    return 0;
+    return fd;
 }
 
 static int local_open(toid_claimer *c, const char *arg, char *err, size_t err_size) {
@@ -87,16 +110,13 @@ static int local_open(toid_claimer *c, const char *arg, char *err, size_t err_si
             claim_err(err, err_size, "claim directory %s: cannot create it: %s", d->dir,
                       strerror(errno));
             rc = TOID_CLAIM_EIO;
-        }
-    } else {
-        rc = default_dir(d->dir, sizeof d->dir, err, err_size);
-    }
-    if (rc == 0) {
-        d->dir_fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (arg[0] ? 0 : O_NOFOLLOW));
-        if (d->dir_fd < 0) {
+        } else if ((d->dir_fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
             claim_err(err, err_size, "claim directory %s: %s", d->dir, strerror(errno));
             rc = TOID_CLAIM_EIO;
         }
+    } else if ((rc = default_dir(d->dir, sizeof d->dir, err, err_size)) >= 0) {
+        d->dir_fd = rc;
+        rc = 0;
     }
     if (rc < 0) {
         free(d);
@@ -106,7 +126,8 @@ static int local_open(toid_claimer *c, const char *arg, char *err, size_t err_si
     return 0;
 }
 
-static void local_close(toid_claimer *c) {
+static void local_close(toid_claimer *c, int io) {
+    (void)io; /* (closing a child's copy of the descriptor is no I/O) */
     local_dir *d = LD(c);
     close(d->dir_fd);
     free(d);
@@ -361,11 +382,14 @@ static int local_taken(toid_claim *k) {
     return 0;
 }
 
-static void local_drop(toid_claim *k) {
+static void local_drop(toid_claim *k, int io) {
+    (void)io;
     local_claim *lc = k->bk;
     if (!lc)
         return;
-    close(lc->lock_fd); /* the lock goes with it */
+    /* The lock goes with it; in a child of fork() this closes the child's
+     * copy only, and the parent's descriptor keeps the lock. */
+    close(lc->lock_fd);
     free(lc);
     k->bk = NULL;
 }

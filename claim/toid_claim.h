@@ -11,7 +11,9 @@
  *                      it: the same files toidd's --state-dir keeps, so toid
  *                      and toidd on one machine see each other's claims.
  *                      Default DIR: $XDG_RUNTIME_DIR/toid, else /tmp/toid-UID
- *                      (created 0700, owner checked).
+ *                      (created 0700; opened without following a symlink,
+ *                      then refused unless the opened directory is ours and
+ *                      of mode 0700).
  *   "etcd=URL[,URL...]" an etcd v3 cluster through its JSON gateway: a lease
  *                      and a put-if-absent transaction on
  *                      <prefix>/<format>/nodes/<NNNN>, kept alive at TTL/3
@@ -21,15 +23,35 @@
  * The high-water mark of (format, node) is "every ID issued with this node
  * has a time <= MARK". It is written ahead of use (a reservation) and a new
  * holder waits, bounded, until its clock passes the previous holder's mark.
+ * It never moves back: in etcd each write is a transaction that also
+ * compares the mark key's mod_revision with the one the holder last saw, so
+ * a write delayed past a newer one (a member that stalled, then a fail-over)
+ * is refused; after a refusal the holder reads the mark again and writes
+ * only a higher value (a clean release lowers it to the last ID admitted,
+ * under the same compare).
  *
  * Fencing: a claim is valid until its local deadline on CLOCK_MONOTONIC =
  * send time of the last successful renewal + TTL - margin (local claims: no
  * deadline while the process lives). Past it, toid_claim_admit refuses, so
- * the holder issues no ID of that node whatever the backend says later.
+ * the holder issues no ID of that node whatever the backend says later. A
+ * lease etcd no longer has (expired, or revoked: a keepalive answered
+ * without a TTL or with TTL 0) makes its claims lost at once.
+ *
+ * fork(): a claim stays with the process that acquired it. In a child, the
+ * inherited claims are refused (toid_claim_admit: TOID_CLAIM_ELOST,
+ * toid_claim_valid: 0) and the inherited claimer acquires nothing
+ * (TOID_CLAIM_ELOST): open a new claimer in the child. toid_claimer_close
+ * and toid_claim_release in the child only free memory (no mark written, no
+ * key deleted, no lease revoked: the parent's claims go on). A local
+ * claim's lock file stays open in the child (the node stays held) until it
+ * closes the claimer, execs or exits. (Detected by a fork handler: a process
+ * made with clone() or _Fork(), which run none, is not.)
  *
  * Thread-safety: toid_claim_admit and toid_claim_valid may be called from
- * any thread at any time (atomics on the fast path). The other calls are for
- * one controlling thread.
+ * any thread at any time (atomics on the fast path; no lock that the
+ * background thread holds across network I/O: an admit waits only for a
+ * write of its own claim's mark, when its IDs are past the durable mark).
+ * The other calls are for one controlling thread.
  */
 #ifndef TOID_CLAIM_H
 #define TOID_CLAIM_H
@@ -100,6 +122,11 @@ void toid_claimer_close(toid_claimer *c);
  * it, and reserves ahead. epoch_ms is the generator's epoch (a mark written
  * for another epoch is refused as TOID_CLAIM_ECORRUPT). Returns 0 and *out,
  * TOID_CLAIM_EBUSY if every node is held, or another error (logged).
+ * In a range (lo != hi), a node whose mark is further ahead of the clock
+ * than clock_wait_max_ms is passed over for the next one (logged); if no
+ * node could be taken and one was passed over so, TOID_CLAIM_EBEHIND. Any
+ * other error (I/O, corrupt or foreign state) ends the search; for one
+ * node (lo == hi) every error is returned as it is.
  */
 int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_t lo,
                        uint32_t hi, toid_claim **out);
@@ -108,17 +135,18 @@ int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_
 uint32_t toid_claim_node(const toid_claim *k);
 
 /*
- * 1 while the claim is valid (held, and the local deadline is ahead), else
- * 0; *ms_left (may be NULL) gets the time to the deadline (INT64_MAX for a
- * local claim).
+ * 1 while the claim is valid (held, not lost, the local deadline ahead, and
+ * not in a child of fork()), else 0; *ms_left (may be NULL) gets the time
+ * to the deadline (INT64_MAX for a local claim; 0 when not valid).
  */
 int toid_claim_valid(const toid_claim *k, int64_t *ms_left);
 
 /*
  * Before IDs whose times span [min_ms, max_ms] leave the process: 0 if they
  * may (the claim is valid, min_ms is after the previous holder's mark, and
- * the durable mark is >= max_ms, written now if needed), TOID_CLAIM_ELOST,
- * TOID_CLAIM_EBEHIND or TOID_CLAIM_EIO. Thread-safe; no I/O on the fast path.
+ * the durable mark is >= max_ms, written now if needed), TOID_CLAIM_ELOST
+ * (also in a child of fork()), TOID_CLAIM_EBEHIND or TOID_CLAIM_EIO.
+ * Thread-safe; no I/O on the fast path.
  */
 int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms);
 

@@ -21,6 +21,7 @@ _toid() {
     case $prev in
     -f | --format) COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
     --as) COMPREPLY=($(compgen -W "text int hex" -- "$cur")); return ;;
+    --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --to) COMPREPLY=($(compgen -W "text int hex bytes uuid ulid" -- "$cur")); return ;;
     --from) COMPREPLY=($(compgen -W "text int hex bytes" -- "$cur")); return ;;
     --at | --epoch) COMPREPLY=($(compgen -W "now" -- "$cur")); return ;;
@@ -30,7 +31,7 @@ _toid() {
     local opts
     case $cmd in
     new) opts="--count --epoch --node --at --as --json --claim --claim-prefix --claim-ttl --no-claim --help" ;;
-    inspect) opts="--format --json --epoch --lenient --int --all --local --layout --help" ;;
+    inspect) opts="--format --json --epoch --lenient --int --all --local --layout --color --help" ;;
     make) opts="--epoch --as --json --help" ;;
     range) opts="--prefix --epoch --as --json --help" ;;
     convert) opts="--to --from --format --help" ;;

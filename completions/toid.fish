@@ -39,6 +39,7 @@ complete -c toid -n "__fish_seen_subcommand_from inspect" -l int -d 'decimal int
 complete -c toid -n "__fish_seen_subcommand_from inspect" -l all -d 'every format that accepts the ID'
 complete -c toid -n "__fish_seen_subcommand_from inspect" -l local -d 'the time in the local time zone too'
 complete -c toid -n "__fish_seen_subcommand_from inspect" -l layout -d 'draw the bit layout'
+complete -c toid -n "__fish_seen_subcommand_from inspect" -l color -x -a "auto always never" -d 'colour the layout'
 
 # range
 complete -c toid -n "__fish_seen_subcommand_from range" -l prefix -x -d 'uid11 prefix'

@@ -411,6 +411,69 @@ TOID_API int toid_inspect_json(toid_format f, const uint8_t *bin,
                                int64_t epoch_ms, char *out, size_t out_size);
 
 /* ------------------------------------------------------------------------
+ * Layout: where each field lives, for pictures of an ID
+ * ------------------------------------------------------------------------ */
+
+/* What a span of bits is. */
+typedef enum toid_layout_kind {
+    TOID_LAYOUT_TIME = 0,   /* the timestamp ("unix_ms", or "ts" where the format has an epoch) */
+    TOID_LAYOUT_FIELD = 1,  /* a sub-field toid_describe reports (random, sid, counter, ...) */
+    TOID_LAYOUT_FIXED = 2,  /* bits every valid value has the same (the zero top bit of the
+                               63-bit formats; uuidv7 "ver" = 7 and "var" = 2) */
+    TOID_LAYOUT_OTHER = 3   /* bits toid_describe does not report (uuidv7 "rand_a", "rand_b") */
+} toid_layout_kind;
+
+/*
+ * One field of a format's bit layout. Bits are numbered as the specs draw
+ * them: bit 0 is the most significant bit of the binary form (the top bit of
+ * its first byte), bit 8 * toid_bin_size(f) - 1 the least significant.
+ */
+typedef struct toid_layout_field {
+    const char *name;       /* a toid_describe field name ("unix_ms", "ts", "random",
+                               "sid", "counter", "random16", "random80", "generator",
+                               "sequence"), or for the bits it does not report "zero",
+                               "ver", "var", "rand_a", "rand_b" */
+    toid_layout_kind kind;
+    int field_id;           /* the toid_field_id whose value toid_describe gives, or -1 */
+    unsigned bit_offset;    /* first bit, counted from the most significant */
+    unsigned bit_width;
+    uint64_t fixed_value;   /* TOID_LAYOUT_FIXED: the value those bits always hold */
+    /* Where the field is in the canonical text: characters [char_start,
+     * char_start + char_len), -1 and 0 where no run of characters holds
+     * exactly this field: the base36 and Base58 texts (every character
+     * depends on the whole value), and fields whose bits do not begin and
+     * end on a character's bits (scru160's timestamp: 48 bits in 5-bit
+     * characters). Leading pad bits of the text and fixed bits without
+     * characters of their own count toward the field after them (ULID's
+     * first character holds 2 pad bits and 3 bits of the time; a uuidv7's
+     * "var" shares its character with "rand_b"); separators inside the span
+     * (uuidv7's hyphens) are counted in. */
+    int char_start;
+    unsigned char_len;
+} toid_layout_field;
+
+/* Enough room for any format's layout. */
+#define TOID_LAYOUT_MAX 8
+
+/*
+ * The bit layout of format f into out (TOID_LAYOUT_MAX entries), most
+ * significant field first; the fields cover every bit of the binary form
+ * exactly once, in order. The same for every value of f. Returns the count
+ * or TOID_EINVAL.
+ */
+TOID_API int toid_layout(toid_format f, toid_layout_field *out);
+
+/*
+ * The value of one layout field of bin as text and a NUL: for a field with a
+ * field_id, exactly what toid_describe() gives for it (so "ts" counts from
+ * epoch_ms); otherwise the bits as an unsigned decimal integer. Returns the
+ * length, TOID_EINVAL (bad format, epoch or field) or TOID_EBUFFER (48 bytes
+ * always fit).
+ */
+TOID_API int toid_layout_value(toid_format f, const uint8_t *bin, int64_t epoch_ms,
+                               const toid_layout_field *field, char *out, size_t out_size);
+
+/* ------------------------------------------------------------------------
  * Time
  * ------------------------------------------------------------------------ */
 

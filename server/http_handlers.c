@@ -1,5 +1,5 @@
 /* http_handlers.c — the HTTP API: /v1/new, /v1/inspect, /v1/formats,
- * /healthz, /metrics. */
+ * /healthz, /metrics; the page and /v1/layout come from page.c. */
 #define _GNU_SOURCE
 #include "handlers.h"
 
@@ -12,6 +12,7 @@
 #include "claims.h"
 #include "ids.h"
 #include "metrics.h"
+#include "page.h"
 
 const char http_refusal[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
                             "Content-Length: 21\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
@@ -325,10 +326,11 @@ int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_co
     const char *query = q ? q + 1 : "";
     size_t ql = q ? tl - rawl - 1 : 0;
     /* the path, percent-decoded; none of this server's paths is longer */
-    char t[256];
+    char t[256] = "";   /* (page_route reads it: quiet a maybe-uninitialized) */
     long pl = rawl <= sizeof t ? pct_decode(raw, rawl, t, 1) : 0;
     int rc;
     size_t rest;
+    page_reply pr;
     if (!get && !r.head) {
         r.status = 405;
         r.extra = "Allow: GET, HEAD\r\n";
@@ -368,6 +370,13 @@ int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_co
             return -1;
         r.ctype = "application/json";
         rc = emit(out, &r, sc->body.data, sc->body.len);
+    } else if ((rc = page_route(t, (size_t)pl, &sc->body, &pr)) != 0) {   /* page.c */
+        if (rc < 0)
+            return -1;
+        r.status = pr.status;
+        r.ctype = pr.ctype;
+        r.extra = pr.extra;
+        rc = emit(out, &r, pr.body, pr.len);
     } else if (starts(t, (size_t)pl, "/v1/new/", &rest)) {
         rc = handle_new(out, sc, r, req->accept_json, t + rest, (size_t)pl - rest, query, ql, c);
     } else if (starts(t, (size_t)pl, "/v1/inspect/", &rest)) {

@@ -105,6 +105,10 @@ static int uuidv7_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, to
 static const uint8_t fixed_mask[16] = {0, 0, 0, 0, 0, 0, 0xF0, 0, 0xC0};
 static const uint8_t fixed_bits[16] = {0, 0, 0, 0, 0, 0, 0x70, 0, 0x80};
 
+/* RFC 9562's names for the bits after the timestamp (toid_layout). */
+static const toid__span layout_extra[4] = {
+    {"ver", 48, 4}, {"rand_a", 52, 12}, {"var", 64, 2}, {"rand_b", 66, 62}};
+
 const toid__format toid__fmt_uuidv7 = {
     .info = {
         .format = TOID_UUIDV7, .name = "uuidv7", .bits = 128, .bin_size = 16,
@@ -114,6 +118,7 @@ const toid__format toid__fmt_uuidv7 = {
     .decode = uuidv7_decode, .encode = uuidv7_encode,
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
+    .extra = layout_extra, .nextra = 4,
     .next = uuidv7_next, .default_on_exhausted = TOID_EXHAUSTED_ADVANCE,
     .default_on_behind = TOID_BEHIND_RESET, .entropy_per_id = 4,   /* 10 on a new ms */
 };

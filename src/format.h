@@ -24,6 +24,15 @@ typedef struct toid__field_layout {
     uint8_t width;  /* up to 80 */
 } toid__field_layout;
 
+/* Bits of the value that no sub-field above describes, named for
+ * toid_layout (uuidv7's ver, rand_a, var, rand_b): `width` bits starting
+ * `offset` bits below the most significant, as the specs number them. */
+typedef struct toid__span {
+    const char *name;
+    uint8_t offset;
+    uint8_t width;  /* up to 64 */
+} toid__span;
+
 typedef struct toid__format {
     toid_format_info info;
     /* Strict decode, checks length, alphabet, overflow in that order. The
@@ -39,6 +48,8 @@ typedef struct toid__format {
     const uint8_t *fixed_mask;
     const uint8_t *fixed_bits;
     bool has_reserved;             /* scru160: the derived `reserved` flag */
+    const toid__span *extra;       /* layout only: bits the fields do not report */
+    uint8_t nextra;
     /* Generation (gen.h): the pure core, and the format's defaults. */
     int (*next)(toid_gen_head *g, uint32_t *seen, const struct toid__tick *t, toid_entropy_fn entropy,
                 void *ctx, uint8_t *out, unsigned *status);

@@ -8,7 +8,11 @@
  * after SIGCONT it admits nothing more (fenced) while another holds the
  * node; foreign data in a node or mark key; a mark of another epoch; an
  * unreachable endpoint, a wrong URL, a server that is not etcd (garbage,
- * JSON of another shape), fail-over past a dead endpoint.
+ * JSON of another shape), fail-over past a dead endpoint; a mark write
+ * delayed past a newer one is refused and a mark is never lowered (a proxy
+ * that holds a write back); a revoked lease, or a keepalive answered
+ * "TTL":"0", is a lost claim; a forked child cannot use its parent's claim;
+ * admits are not held up by a mark write that waits on a slow etcd.
  * Cluster: kill -9 of the leader while a holder admits: the claim lives on
  * through the other members; SIGSTOP of every member: admits stop before
  * the deadline and resume after SIGCONT. */
@@ -22,6 +26,7 @@
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -47,8 +52,18 @@ int claim_test_free_port(void) {
 }
 
 /* POSTs body (or GETs if NULL) to 127.0.0.1:port path; the answer's body in
- * out. Returns the HTTP status, or -1. */
+ * out. Returns the HTTP status, or -1. (One at a time: the proxy's threads
+ * call it too.) */
+static pthread_mutex_t http_mu = PTHREAD_MUTEX_INITIALIZER;
+static int http_locked(int port, const char *path, const char *body, char *out, size_t cap);
 static int http(int port, const char *path, const char *body, char *out, size_t cap) {
+    pthread_mutex_lock(&http_mu);
+    int status = http_locked(port, path, body, out, cap);
+    pthread_mutex_unlock(&http_mu);
+    return status;
+}
+
+static int http_locked(int port, const char *path, const char *body, char *out, size_t cap) {
     int s = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
                             .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -108,6 +123,65 @@ static int etcd_put(int port, const char *key, const char *value) {
     b64(value, v);
     snprintf(body, sizeof body, "{\"key\":\"%s\",\"value\":\"%s\"}", k, v);
     return http(port, "/v3/kv/put", body, out, sizeof out) == 200 ? 0 : -1;
+}
+
+/* Decodes base64 into out (NUL-terminated); -1 if malformed. */
+static int unb64(const char *in, size_t n, char *out, size_t cap) {
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t o = 0;
+    uint32_t v = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n && in[i] != '='; i++) {
+        const char *p = strchr(t, in[i]);
+        if (!p || !in[i])
+            return -1;
+        v = v << 6 | (uint32_t)(p - t);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (o + 1 >= cap)
+                return -1;
+            out[o++] = (char)(v >> bits & 0xff);
+        }
+    }
+    out[o] = '\0';
+    return 0;
+}
+
+/* The value of key (decoded) into out; 1, 0 if absent, -1 on error. */
+static int etcd_get(int port, const char *key, char *out, size_t cap) {
+    char k[512], body[1024], ans[8192];
+    b64(key, k);
+    snprintf(body, sizeof body, "{\"key\":\"%s\"}", k);
+    if (http(port, "/v3/kv/range", body, ans, sizeof ans) != 200)
+        return -1;
+    const char *v = strstr(ans, "\"value\":\"");
+    if (!v)
+        return 0;
+    v += 9;
+    const char *end = strchr(v, '"');
+    return end && unb64(v, (size_t)(end - v), out, cap) == 0 ? 1 : -1;
+}
+
+/* The mark_ms in a mark key, or -1. */
+static int64_t etcd_mark(int port, const char *key) {
+    char v[1024];
+    const char *p;
+    if (etcd_get(port, key, v, sizeof v) != 1 || !(p = strstr(v, "\"mark_ms\":")))
+        return -1;
+    return strtoll(p + 10, NULL, 10);
+}
+
+/* A field of a key's kv ("lease", "mod_revision"), or -1. */
+static int64_t etcd_field(int port, const char *key, const char *field) {
+    char k[512], body[1024], ans[8192], want[64];
+    b64(key, k);
+    snprintf(body, sizeof body, "{\"key\":\"%s\"}", k);
+    snprintf(want, sizeof want, "\"%s\":\"", field);
+    const char *p;
+    if (http(port, "/v3/kv/range", body, ans, sizeof ans) != 200 || !(p = strstr(ans, want)))
+        return -1;
+    return strtoll(p + strlen(want), NULL, 10);
 }
 
 static int etcd_del(int port, const char *key) {
@@ -258,22 +332,205 @@ static void *fake_run(void *arg) {
     }
 }
 
-static int fake_start(fake *f, const char *answer) {
-    f->answer = answer;
-    f->fd = socket(AF_INET, SOCK_STREAM, 0);
+/* A listening socket on a free loopback port: *fd and *port, then a thread
+ * running run(arg) to accept on it. Returns 0, or -1. */
+static int serve_start(int *fd, int *port, pthread_t *t, void *(*run)(void *), void *arg) {
+    *fd = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     socklen_t l = sizeof a;
-    if (bind(f->fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(f->fd, 16) < 0 ||
-        getsockname(f->fd, (struct sockaddr *)&a, &l) < 0)
+    if (*fd < 0 || bind(*fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(*fd, 16) < 0 ||
+        getsockname(*fd, (struct sockaddr *)&a, &l) < 0)
         return -1;
-    f->port = ntohs(a.sin_port);
-    return pthread_create(&f->t, NULL, fake_run, f);
+    *port = ntohs(a.sin_port);
+    return pthread_create(t, NULL, run, arg) == 0 ? 0 : -1;
 }
 
-static void fake_stop(fake *f) {
-    shutdown(f->fd, SHUT_RDWR);
-    close(f->fd);
-    pthread_join(f->t, NULL);
+/* Stops accepting and joins the thread (connections already accepted end
+ * when their clients close them). */
+static void serve_stop(int fd, pthread_t t) {
+    shutdown(fd, SHUT_RDWR);
+    close(fd);
+    pthread_join(t, NULL);
+}
+
+static int fake_start(fake *f, const char *answer) {
+    f->answer = answer;
+    return serve_start(&f->fd, &f->port, &f->t, fake_run, f);
+}
+
+static void fake_stop(fake *f) { serve_stop(f->fd, f->t); }
+
+/* ---- a proxy in front of etcd ----------------------------------------------------
+ * Speaks HTTP/1.1 with keep-alive to the claim backend (curl) and passes
+ * each request on to the real etcd, except:
+ *   capture: the next mark write (a txn putting mark_key) is kept and its
+ *            connection closed unanswered, as a member that stalls and then
+ *            applies it late would: the backend fails over, and the test
+ *            replays it later;
+ *   ttl0:    keepalives are answered {"result":{..,"TTL":"0"}};
+ *   stall:   the next mark write is held (holding = 1) until the test sets
+ *            release, then passed on: a slow etcd.
+ * Several proxies may share one state (the capture is taken once). */
+
+typedef struct proxy_state {
+    int etcd_port;
+    _Atomic int capture, ttl0, stall, holding, release;
+    char mark_b64[400];
+    pthread_mutex_t mu;
+    char captured[8192];
+    int n_captured;
+} proxy_state;
+
+typedef struct proxy {
+    int fd, port;
+    pthread_t t;
+    proxy_state *st;
+} proxy;
+
+typedef struct proxy_conn {
+    int fd;
+    proxy_state *st;
+} proxy_conn;
+
+static int write_str(int fd, const char *p, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void *proxy_conn_run(void *arg) {
+    proxy_conn pc = *(proxy_conn *)arg;
+    free(arg);
+    enum { CAP = 65536 };
+    char *buf = malloc(CAP), *out = malloc(CAP), *reply = malloc(CAP + 200);
+    char *body = malloc(CAP);
+    size_t len = 0;
+    if (!buf || !out || !reply || !body)
+        goto done;
+    buf[0] = '\0';
+    for (;;) {
+        char *eoh;
+        while (!(eoh = strstr(buf, "\r\n\r\n"))) {
+            ssize_t r = len < CAP - 1 ? read(pc.fd, buf + len, CAP - 1 - len) : -1;
+            if (r <= 0)
+                goto done;
+            len += (size_t)r;
+            buf[len] = '\0';
+        }
+        char path[512] = "";
+        sscanf(buf, "POST %511s", path);
+        const char *cl = strcasestr(buf, "\r\ncontent-length:");
+        size_t body_len = cl && cl < eoh ? strtoul(cl + 17, NULL, 10) : 0;
+        const char *ex = strcasestr(buf, "\r\nexpect: 100-continue");
+        size_t head = (size_t)(eoh + 4 - buf);
+        if (ex && ex < eoh && len == head && write_str(pc.fd, "HTTP/1.1 100 Continue\r\n\r\n", 25))
+            goto done;
+        while (len < head + body_len) {
+            ssize_t r = len < CAP - 1 ? read(pc.fd, buf + len, CAP - 1 - len) : -1;
+            if (r <= 0)
+                goto done;
+            len += (size_t)r;
+        }
+        snprintf(body, CAP, "%.*s", (int)body_len, buf + head);
+        memmove(buf, buf + head + body_len, len - head - body_len);
+        len -= head + body_len;
+        buf[len] = '\0';
+        proxy_state *st = pc.st;
+        if (strcmp(path, "/v3/kv/txn") == 0 && strstr(body, st->mark_b64) &&
+            strstr(body, "request_put") && atomic_exchange(&st->capture, 0)) {
+            pthread_mutex_lock(&st->mu);
+            snprintf(st->captured, sizeof st->captured, "%s", body);
+            st->n_captured++;
+            pthread_mutex_unlock(&st->mu);
+            goto done; /* unanswered */
+        }
+        if (strcmp(path, "/v3/kv/txn") == 0 && strstr(body, st->mark_b64) &&
+            strstr(body, "request_put") && atomic_exchange(&st->stall, 0)) {
+            atomic_store(&st->holding, 1);
+            while (!atomic_load(&st->release))
+                claim_test_sleep(5);
+            atomic_store(&st->holding, 0);
+        }
+        int status;
+        if (strcmp(path, "/v3/lease/keepalive") == 0 && atomic_load(&st->ttl0)) {
+            char id[32] = "0";
+            const char *p = strstr(body, "\"ID\":\"");
+            if (p)
+                sscanf(p + 6, "%31[0-9]", id);
+            snprintf(out, CAP, "{\"result\":{\"header\":{\"revision\":\"1\"},\"ID\":\"%s\","
+                     "\"TTL\":\"0\"}}", id);
+            status = 200;
+        } else if ((status = http(st->etcd_port, path, body, out, CAP)) < 0) {
+            goto done;
+        }
+        int n = snprintf(reply, CAP + 200, "HTTP/1.1 %d X\r\nContent-Type: application/json\r\n"
+                         "Content-Length: %zu\r\n\r\n%s", status, strlen(out), out);
+        if (write_str(pc.fd, reply, (size_t)n) < 0)
+            goto done;
+    }
+done:
+    close(pc.fd);
+    free(buf);
+    free(out);
+    free(reply);
+    free(body);
+    return NULL;
+}
+
+static void *proxy_run(void *arg) {
+    proxy *p = arg;
+    for (;;) {
+        int c = accept(p->fd, NULL, NULL);
+        if (c < 0)
+            return NULL;
+        proxy_conn *pc = malloc(sizeof *pc);
+        pthread_t t;
+        if (!pc) {
+            close(c);
+            continue;
+        }
+        pc->fd = c;
+        pc->st = p->st;
+        if (pthread_create(&t, NULL, proxy_conn_run, pc) != 0) {
+            close(c);
+            free(pc);
+            continue;
+        }
+        pthread_detach(t);
+    }
+}
+
+/* A proxy state for etcd on port, watching mark_key's writes (NULL: none). */
+static void proxy_state_init(proxy_state *st, int port, const char *mark_key) {
+    memset(st, 0, sizeof *st);
+    st->etcd_port = port;
+    pthread_mutex_init(&st->mu, NULL);
+    if (mark_key)
+        b64(mark_key, st->mark_b64);
+    else
+        snprintf(st->mark_b64, sizeof st->mark_b64, "(none)");
+}
+
+static int proxy_start(proxy *p, proxy_state *st) {
+    p->st = st;
+    return serve_start(&p->fd, &p->port, &p->t, proxy_run, p);
+}
+
+static void proxy_stop(proxy *p) { serve_stop(p->fd, p->t); }
+
+/* Starts p (checked) and writes the spec of a claimer that talks only to it. */
+static int proxy_spec(proxy *p, proxy_state *st, char *spec, size_t cap) {
+    if (proxy_start(p, st) != 0) {
+        CHECK_MSG(0, "proxy starts");
+        return -1;
+    }
+    snprintf(spec, cap, "etcd=http://127.0.0.1:%d", p->port);
+    return 0;
 }
 
 /* ---- the tests ---------------------------------------------------------------- */
@@ -510,6 +767,270 @@ static void test_bad_data(cluster *cl) {
     CHECK_EQ_INT(tc_open("etcd=http://a,,http://b", &o, &c), TOID_EINVAL);
 }
 
+/* Opens a claimer on spec and claims nanoflake node (checked); 0 if both
+ * worked, else -1 with nothing left open. */
+static int open_and_claim(const char *spec, const toid_claimer_opts *o, uint32_t node,
+                          toid_claimer **c, toid_claim **k) {
+    *k = NULL;
+    CHECK_EQ_INT(tc_open(spec, o, c), 0);
+    if (!*c)
+        return -1;
+    CHECK_EQ_INT(toid_claim_acquire(*c, TOID_NANOFLAKE, 0, node, node, k), 0);
+    if (!*k) {
+        toid_claimer_close(*c);
+        return -1;
+    }
+    return 0;
+}
+
+/* Finding F1: a mark write can never move the mark back. A write of ours
+ * that a stalled member applies late (captured by a proxy, the backend
+ * failing over to a second one, then replayed by hand after a newer write)
+ * is refused by etcd; a higher mark written behind the holder's back is
+ * kept (not written over with a lower one), a lower one is written over. */
+static void test_mark_guard(cluster *cl) {
+    int port = cl->m[0].client;
+    const char *mkey = "/t5/nanoflake/marks/0000";
+    proxy_state st;
+    proxy_state_init(&st, port, mkey);
+    proxy pa, pb;
+    if (proxy_start(&pa, &st) != 0 || proxy_start(&pb, &st) != 0) {
+        CHECK_MSG(0, "proxies start");
+        return;
+    }
+    char spec[256];
+    snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d,http://127.0.0.1:%d", pa.port, pb.port);
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t5");
+    o.ttl_ms = 10000; /* (renewals through the proxies on a loaded machine) */
+    o.request_timeout_ms = 5000;
+    toid_claimer *c;
+    toid_claim *k;
+    if (open_and_claim(spec, &o, 0, &c, &k) != 0) {
+        proxy_stop(&pa);
+        proxy_stop(&pb);
+        return;
+    }
+    int64_t now = toid_clock_now(NULL);
+    /* a write is needed (past the reservation): the first proxy to see it
+     * keeps it unanswered; the backend fails over to the other */
+    atomic_store(&st.capture, 1);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now + 5000), 0);
+    pthread_mutex_lock(&st.mu);
+    int captured = st.n_captured;
+    char stale[8192];
+    snprintf(stale, sizeof stale, "%s", st.captured);
+    pthread_mutex_unlock(&st.mu);
+    CHECK_EQ_INT(captured, 1);
+    int64_t m1 = etcd_mark(port, mkey);
+    CHECK_MSG(m1 >= now + 5000, "mark %lld after the fail-over", (long long)m1);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now + 10000), 0);
+    int64_t m2 = etcd_mark(port, mkey);
+    CHECK_MSG(m2 >= now + 10000, "mark %lld", (long long)m2);
+    /* the stalled member applies the old write now: refused */
+    char ans[8192];
+    CHECK_EQ_INT(http(port, "/v3/kv/txn", stale, ans, sizeof ans), 200);
+    CHECK_MSG(strstr(ans, "\"header\"") && !strstr(ans, "\"succeeded\":true"),
+              "the late write is refused: %s", ans);
+    int64_t m3 = etcd_mark(port, mkey);
+    CHECK_MSG(m3 >= m2, "the mark went back from %lld to %lld", (long long)m2, (long long)m3);
+    /* behind the holder's back, higher: kept, the admit needs no lower write */
+    char v[512];
+    int64_t high = now + 600000;
+    snprintf(v, sizeof v, "{\"toid\":\"mark\",\"format\":\"nanoflake\",\"node\":0,"
+             "\"epoch_ms\":0,\"mark_ms\":%lld}", (long long)high);
+    CHECK(etcd_put(port, mkey, v) == 0);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now + 15000), 0);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now + 16000), 0);
+    CHECK_EQ_INT(etcd_mark(port, mkey), high);
+    /* behind its back, lower: read again and written over with its own */
+    snprintf(v, sizeof v, "{\"toid\":\"mark\",\"format\":\"nanoflake\",\"node\":0,"
+             "\"epoch_ms\":0,\"mark_ms\":%lld}", (long long)now);
+    CHECK(etcd_put(port, mkey, v) == 0);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now + 700000), 0);
+    int64_t m4 = etcd_mark(port, mkey);
+    CHECK_MSG(m4 >= now + 700000, "mark %lld", (long long)m4);
+    toid_claim_stats cs;
+    toid_claimer_stats(c, &cs);
+    CHECK_EQ_INT(cs.lost, 0);
+    toid_claim_release(k, 0);
+    toid_claimer_close(c);
+    proxy_stop(&pa);
+    proxy_stop(&pb);
+}
+
+/* Wait (bounded, generously: a busy machine) for a message, for a lost
+ * claim, for renewals; 1 once seen, 0 if not within max_ms. */
+static int wait_logged(const char *needle, int max_ms) {
+    int64_t t0 = claim_test_mono();
+    while (!tc_logged(needle) && claim_test_mono() - t0 < max_ms)
+        claim_test_sleep(20);
+    return tc_logged(needle);
+}
+
+static int wait_stats(toid_claimer *c, uint64_t lost, uint64_t renewals, int max_ms,
+                      toid_claim_stats *cs) {
+    int64_t t0 = claim_test_mono();
+    for (;;) {
+        toid_claimer_stats(c, cs);
+        if (cs->lost >= lost && cs->renewals >= renewals)
+            return 1;
+        if (claim_test_mono() - t0 >= max_ms)
+            return 0;
+        claim_test_sleep(20);
+    }
+}
+
+/* Finding F5: a lease that etcd no longer has (revoked with etcdctl lease
+ * revoke, here through the gateway; or a keepalive answered "TTL":"0") is a
+ * lost claim: the holder says so and stops admitting; a new claim works. */
+static void test_lease_gone(cluster *cl) {
+    int port = cl->m[0].client;
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t6");
+    o.ttl_ms = 5000; /* well past the waits below: only the loss can end the claim */
+    o.request_timeout_ms = 3000;
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0);
+    int64_t lease = etcd_field(port, "/t6/nanoflake/nodes/0000", "lease");
+    CHECK(lease > 0);
+    char body[128], ans[4096];
+    snprintf(body, sizeof body, "{\"ID\":\"%lld\"}", (long long)lease);
+    tc_clear();
+    CHECK_EQ_INT(http(port, "/v3/lease/revoke", body, ans, sizeof ans), 200);
+    CHECK_MSG(wait_logged("is gone (expired or revoked)", 20000),
+              "the keepalive finds the revoked lease gone");
+    toid_claim_stats cs;
+    toid_claimer_stats(c, &cs);
+    CHECK(cs.lost >= 1);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(k ? toid_claim_admit(k, now, now) : 0, TOID_CLAIM_ELOST);
+    CHECK_EQ_INT(k ? toid_claim_valid(k, NULL) : 1, 0);
+    toid_claim_release(k, 0);
+    k = NULL;
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0); /* a new lease */
+    now = toid_clock_now(NULL);
+    CHECK_EQ_INT(k ? toid_claim_admit(k, now, now) : -1, 0);
+    toid_claimer_close(c);
+
+    /* "TTL":"0" in a keepalive answer (the only endpoint: a proxy saying so) */
+    proxy_state st;
+    proxy_state_init(&st, port, NULL);
+    proxy px;
+    char spec[128];
+    if (proxy_spec(&px, &st, spec, sizeof spec) != 0)
+        return;
+    k = NULL;
+    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 1, 1, &k), 0);
+    now = toid_clock_now(NULL);
+    CHECK_EQ_INT(k ? toid_claim_admit(k, now, now) : -1, 0);
+    tc_clear();
+    atomic_store(&st.ttl0, 1);
+    /* (the mark writes still succeed: the lease is alive in etcd; only the
+     * keepalive's answer can end the claim as lost) */
+    CHECK_MSG(wait_stats(c, 1, 0, 20000, &cs),
+              "a keepalive answered TTL 0 ends the claim (lost %llu)",
+              (unsigned long long)cs.lost);
+    CHECK(tc_logged("is gone (expired or revoked)"));
+    now = toid_clock_now(NULL);
+    CHECK_EQ_INT(k ? toid_claim_admit(k, now, now) : 0, TOID_CLAIM_ELOST);
+    toid_claimer_close(c);
+    proxy_stop(&px);
+}
+
+/* An admit from another thread, for test_slow_write. */
+typedef struct admit_job {
+    toid_claim *k;
+    int64_t t;
+    _Atomic int done;
+    int rc;
+} admit_job;
+
+static void *admit_run(void *arg) {
+    admit_job *j = arg;
+    j->rc = toid_claim_admit(j->k, j->t, j->t);
+    atomic_store(&j->done, 1);
+    return NULL;
+}
+
+/* Finding F3: while the background thread waits on a slow etcd for a mark
+ * write, admits within the durable mark are not held up (the thread holds
+ * no lock across network I/O that an admit or its wake-up needs). */
+static void test_slow_write(cluster *cl) {
+    proxy_state st;
+    proxy_state_init(&st, cl->m[0].client, "/t8/nanoflake/marks/0000");
+    proxy px;
+    char spec[128];
+    if (proxy_spec(&px, &st, spec, sizeof spec) != 0)
+        return;
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t8");
+    o.ttl_ms = 60000;              /* (the held write may last: the deadline is far) */
+    o.request_timeout_ms = 60000;
+    toid_claimer *c;
+    toid_claim *k;
+    if (open_and_claim(spec, &o, 0, &c, &k) != 0) {
+        proxy_stop(&px);
+        return;
+    }
+    int64_t t0 = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, t0, t0 + 5000), 0); /* durable: t0 + 5300 */
+    /* past half the reservation: the admit wakes the thread, whose write
+     * the proxy holds */
+    atomic_store(&st.stall, 1);
+    CHECK_EQ_INT(toid_claim_admit(k, t0 + 5200, t0 + 5200), 0);
+    int64_t w0 = claim_test_mono();
+    while (!atomic_load(&st.holding) && claim_test_mono() - w0 < 20000)
+        claim_test_sleep(10);
+    CHECK_MSG(atomic_load(&st.holding), "the thread's mark write reached the proxy");
+    /* another admit within the mark (and past half of it: it wakes the
+     * thread again) returns while the write is still held */
+    admit_job j = {.k = k, .t = t0 + 5210};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, admit_run, &j) == 0);
+    w0 = claim_test_mono();
+    while (!atomic_load(&j.done) && claim_test_mono() - w0 < 20000)
+        claim_test_sleep(10);
+    int held = atomic_load(&st.holding);
+    CHECK_MSG(atomic_load(&j.done) && held, "an admit returned while the thread's write was "
+              "held (done %d, held %d)", atomic_load(&j.done), held);
+    atomic_store(&st.release, 1);
+    pthread_join(t, NULL);
+    CHECK_EQ_INT(j.rc, 0);
+    toid_claim_release(k, 1);
+    toid_claimer_close(c);
+    proxy_stop(&px);
+}
+
+/* Finding F2 on etcd: the child of a holder cannot use its claim; its
+ * close revokes nothing, deletes nothing: the parent renews on. */
+static void test_fork_etcd(cluster *cl) {
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t7");
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 3, 3, &k), 0);
+    if (!k) {
+        toid_claimer_close(c);
+        return;
+    }
+    tc_fork_check(c, k, cl->spec, &o, TOID_NANOFLAKE);
+    /* the lease lives on: renewals go on after the child's close */
+    toid_claim_stats s0, s1;
+    toid_claimer_stats(c, &s0);
+    CHECK_MSG(wait_stats(c, 0, s0.renewals + 2, 20000, &s1),
+              "renewals after the child's close");
+    CHECK_EQ_INT(s1.lost, 0);
+    CHECK(etcd_field(cl->m[0].client, "/t7/nanoflake/nodes/0003", "lease") > 0);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
+    toid_claimer_close(c);
+}
+
 /* Kill -9 of the leader while a holder admits; then SIGSTOP of every member. */
 static void test_cluster(cluster *cl) {
     toid_claimer_opts o;
@@ -620,6 +1141,10 @@ int claim_etcd_tests(const char *bin, const char *base) {
     test_basics(&one);
     test_race_and_death(&one);
     test_bad_data(&one);
+    test_mark_guard(&one);
+    test_lease_gone(&one);
+    test_fork_etcd(&one);
+    test_slow_write(&one);
     cluster_stop(&one);
     if (cluster_start(&three, bin, base, 3) < 0) {
         CHECK_MSG(0, "a 3-member etcd cluster starts");

@@ -3,8 +3,10 @@
  *   test_claim local        the local backend in a temp directory: lowest
  *                           free node, a second holder (another process) is
  *                           refused, the previous holder's mark is a floor
- *                           after kill -9, the files are toidd's, an unsafe
- *                           default directory is refused
+ *                           after kill -9, the files are toidd's, a forked
+ *                           child cannot use its parent's claim, a range
+ *                           claim goes past a node ahead of the clock, an
+ *                           unsafe default directory is refused
  *   test_claim etcd ETCD    a real etcd started here (see claim_etcd_test.c)
  *   test_claim port         prints a free loopback port (for run_claim_tests.sh)
  *
@@ -15,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -25,15 +28,42 @@ long check_passed, check_failed;
 
 /* ---- helpers shared with the etcd part ------------------------------------ */
 
-static char tc_last_log[2048];
+/* The last message, and every message since tc_clear (the claimers' threads
+ * log too: under a lock). */
+static pthread_mutex_t tc_log_mu = PTHREAD_MUTEX_INITIALIZER;
+static char tc_last_log[2048], tc_last_copy[2048];
+static char tc_all_log[1 << 16];
+static size_t tc_all_len;
 static void tc_log(void *ctx, int level, const char *msg) {
     (void)ctx;
+    pthread_mutex_lock(&tc_log_mu);
     snprintf(tc_last_log, sizeof tc_last_log, "%s", msg);
+    int n = snprintf(tc_all_log + tc_all_len, sizeof tc_all_log - tc_all_len, "%s\n", msg);
+    if (n > 0 && tc_all_len + (size_t)n < sizeof tc_all_log)
+        tc_all_len += (size_t)n;
+    pthread_mutex_unlock(&tc_log_mu);
     if (getenv("TEST_CLAIM_VERBOSE") || level == TOID_CLAIM_LOG_ERR)
         fprintf(stderr, "  [claim %d] %s\n", level, msg);
 }
-const char *tc_last(void) { return tc_last_log; }
-void tc_clear(void) { tc_last_log[0] = '\0'; }
+const char *tc_last(void) {
+    pthread_mutex_lock(&tc_log_mu);
+    snprintf(tc_last_copy, sizeof tc_last_copy, "%s", tc_last_log);
+    pthread_mutex_unlock(&tc_log_mu);
+    return tc_last_copy;
+}
+void tc_clear(void) {
+    pthread_mutex_lock(&tc_log_mu);
+    tc_last_log[0] = '\0';
+    tc_all_len = 0;
+    tc_all_log[0] = '\0';
+    pthread_mutex_unlock(&tc_log_mu);
+}
+int tc_logged(const char *needle) {
+    pthread_mutex_lock(&tc_log_mu);
+    int found = strstr(tc_all_log, needle) != NULL;
+    pthread_mutex_unlock(&tc_log_mu);
+    return found;
+}
 
 void tc_opts(toid_claimer_opts *o) {
     memset(o, 0, sizeof *o);
@@ -45,8 +75,11 @@ void tc_opts(toid_claimer_opts *o) {
 int tc_open(const char *spec, const toid_claimer_opts *o, toid_claimer **c) {
     char err[512] = "";
     int rc = toid_claimer_open(spec, o, c, err, sizeof err);
-    if (rc < 0)
+    if (rc < 0) {
+        pthread_mutex_lock(&tc_log_mu);
         snprintf(tc_last_log, sizeof tc_last_log, "%s", err);
+        pthread_mutex_unlock(&tc_log_mu);
+    }
     return rc;
 }
 
@@ -175,6 +208,21 @@ static int64_t mark_in(const char *dir, const char *name) {
     return p ? strtoll(p + 17, NULL, 10) : -2;
 }
 
+/* Claims node of f with the reset option (the mark forgotten), then closes;
+ * the acquire's result. */
+static int acquire_reset(const char *spec, const toid_claimer_opts *o, toid_format f,
+                         uint32_t node) {
+    toid_claimer *r;
+    toid_claim *k;
+    toid_claimer_opts ro = *o;
+    ro.reset = 1;
+    if (tc_open(spec, &ro, &r) != 0)
+        return -1;
+    int rc = toid_claim_acquire(r, f, 0, node, node, &k);
+    toid_claimer_close(r);
+    return rc;
+}
+
 static void test_local_basic(const char *dir) {
     char spec[700];
     snprintf(spec, sizeof spec, "local=%s", dir);
@@ -258,12 +306,7 @@ static void test_local_basic(const char *dir) {
     CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 9, 9, &kx), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "nanoflake-9.mark is corrupt"), "msg: %s", tc_last());
     /* the reset option forgets it */
-    toid_claimer *r;
-    toid_claimer_opts ro = o;
-    ro.reset = 1;
-    CHECK(tc_open(spec, &ro, &r) == 0);
-    CHECK_EQ_INT(toid_claim_acquire(r, TOID_NANOFLAKE, 0, 9, 9, &kx), 0);
-    toid_claimer_close(r);
+    CHECK_EQ_INT(acquire_reset(spec, &o, TOID_NANOFLAKE, 9), 0);
     toid_claim_release(k1, 0);
     toid_claimer_close(a); /* releases k2, k3 */
     toid_claimer_close(b);
@@ -308,8 +351,103 @@ static void test_local_processes(const char *dir) {
     toid_claimer_close(c);
 }
 
+/* Finding F2: a claim does not follow fork(). The child of a holder gets
+ * TOID_CLAIM_ELOST from admit, 0 from valid, and cannot acquire with the
+ * parent's claimer; closing it there neither hangs (the claimer's thread
+ * did not follow) nor gives the parent's node up. Shared with the etcd part. */
+int tc_fork_check(toid_claimer *c, toid_claim *k, const char *spec, const toid_claimer_opts *o,
+                  toid_format f) {
+    uint32_t node = toid_claim_node(k);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now), 0); /* the parent may, before and after */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(60); /* a hang (a join of a thread that is not there) fails, not blocks */
+        check_passed = check_failed = 0;
+        int64_t t = toid_clock_now(NULL), left = 1;
+        CHECK_EQ_INT(toid_claim_admit(k, t, t), TOID_CLAIM_ELOST);
+        CHECK_EQ_INT(toid_claim_valid(k, &left), 0);
+        CHECK_EQ_INT(left, 0);
+        toid_claim *k2 = NULL;
+        CHECK_EQ_INT(toid_claim_acquire(c, f, 0, node, node, &k2), TOID_CLAIM_ELOST);
+        CHECK_MSG(strstr(tc_last(), "opened before fork()"), "msg: %s", tc_last());
+        toid_claimer_close(c); /* no I/O: no lowered mark, no deleted key, no revoke */
+        /* (no claimer of the child's own here: ThreadSanitizer refuses new
+         * threads in the child of a multi-threaded process) */
+        _exit(check_failed ? 1 : 0);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the forked child's checks (status %d)", st);
+    now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
+    CHECK_EQ_INT(toid_claim_valid(k, NULL), 1);
+    /* the child's close did not give the node up */
+    toid_claimer *other;
+    toid_claim *kx = NULL;
+    CHECK_EQ_INT(tc_open(spec, o, &other), 0);
+    CHECK_EQ_INT(toid_claim_acquire(other, f, 0, node, node, &kx), TOID_CLAIM_EBUSY);
+    toid_claimer_close(other);
+    return (int)node;
+}
+
+static void test_local_fork(const char *dir) {
+    char spec[700];
+    snprintf(spec, sizeof spec, "local=%s", dir);
+    toid_claimer_opts o;
+    tc_opts(&o);
+    toid_claimer *c;
+    toid_claim *k = NULL;
+    CHECK(tc_open(spec, &o, &c) == 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_UID11_SEQ, 0, 5, 5, &k), 0);
+    if (!k)
+        return;
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now + 4000), 0);
+    int64_t mark = mark_in(dir, "uid11-seq-5");
+    tc_fork_check(c, k, spec, &o, TOID_UID11_SEQ);
+    /* the child's close neither lowered the mark nor freed the lock */
+    CHECK(mark_in(dir, "uid11-seq-5") >= mark && mark >= now + 4000);
+    toid_claimer_close(c);
+}
+
+/* Finding F4: a node whose mark is too far ahead of the clock (a clock set
+ * back, a mark written for the future) ends a single-node claim with
+ * TOID_CLAIM_EBEHIND, but a range claim goes on to the next node. */
+static void test_local_range_behind(const char *dir) {
+    char spec[700];
+    snprintf(spec, sizeof spec, "local=%s", dir);
+    toid_claimer_opts o;
+    tc_opts(&o); /* the clock wait: at most 8 s */
+    toid_claimer *c;
+    toid_claim *k = NULL, *k1 = NULL, *kx = NULL;
+    CHECK(tc_open(spec, &o, &c) == 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &k), 0);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now + 600000), 0); /* node 0's mark: 10 min ahead */
+    toid_claim_release(k, 0);                                 /* (not clean: the mark stays) */
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), TOID_CLAIM_EBEHIND);
+    CHECK_MSG(tc_logged("behind the high-water mark of ulid-flake-scalable node 0"), "msg: %s",
+              tc_last());
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 0, 3, &k1), 0);
+    CHECK_EQ_INT(k1 ? toid_claim_node(k1) : 99, 1);
+    /* node 0 behind, nodes 1-2 held: the range gives EBEHIND, and says why */
+    toid_claim *k2 = NULL;
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 0, 2, &k2), 0);
+    CHECK_EQ_INT(k2 ? toid_claim_node(k2) : 99, 2);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_ULID_FLAKE_SCALABLE, 0, 0, 2, &kx), TOID_CLAIM_EBEHIND);
+    CHECK_MSG(strstr(tc_last(), "no node of ulid-flake-scalable in 0-2") &&
+              strstr(tc_last(), "1 refused as ahead of the clock"), "msg: %s", tc_last());
+    /* node 0 was not left held by the refusals: the reset claimer takes it */
+    CHECK_EQ_INT(acquire_reset(spec, &o, TOID_ULID_FLAKE_SCALABLE, 0), 0);
+    toid_claimer_close(c);
+}
+
 /* The default directory: made 0700; refused when it is a symlink, another
- * user's, or writable by others. */
+ * user's, or open to others (finding F6: checked on the opened descriptor). */
 static void test_local_default_dir(const char *base) {
     char xdg[600], d[700];
     toid_claimer_opts o;
@@ -327,7 +465,25 @@ static void test_local_default_dir(const char *base) {
     chmod(d, 0777);
     CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "is unsafe (others may write to it)"), "msg: %s", tc_last());
+    chmod(d, 0750);
+    CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "is unsafe (its mode is not 0700"), "msg: %s", tc_last());
+    chmod(d, 0700);
+    if (geteuid() == 0) { /* (CI runs as root: another owner can be made) */
+        CHECK(chown(d, 65534, 65534) == 0);
+        CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
+        CHECK_MSG(strstr(tc_last(), "is unsafe (it is owned by another user)"), "msg: %s",
+                  tc_last());
+        CHECK(chown(d, 0, 0) == 0);
+    }
+    CHECK_EQ_INT(tc_open("local", &o, &c), 0);
+    if (c)
+        toid_claimer_close(c);
     rmdir(d);
+    CHECK(close(open(d, O_WRONLY | O_CREAT | O_EXCL, 0600)) == 0); /* a file, not a directory */
+    CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "is unsafe (it is not a directory)"), "msg: %s", tc_last());
+    unlink(d);
     char target[700];
     snprintf(target, sizeof target, "%s/elsewhere", base);
     mkdir(target, 0700);
@@ -377,6 +533,9 @@ int main(int argc, char **argv) {
         snprintf(dir, sizeof dir, "%s/state", base);
         test_local_basic(dir);
         test_local_processes(dir);
+        test_local_fork(dir);
+        snprintf(dir, sizeof dir, "%s/behind", base);
+        test_local_range_behind(dir);
         test_local_default_dir(base);
     } else if (strcmp(argv[1], "etcd") == 0 && argc >= 3) {
         rc = claim_etcd_tests(argv[2], base);

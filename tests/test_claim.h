@@ -31,6 +31,12 @@ static inline int check_report(void) {
 void tc_opts(toid_claimer_opts *o);
 const char *tc_last(void);
 void tc_clear(void);
+/* 1 if a message since the last tc_clear contains needle. */
+int tc_logged(const char *needle);
+/* Forks while k (of c, opened on spec with o) is held; the child checks that
+ * it cannot use k or c; the parent that it still can. Returns k's node. */
+int tc_fork_check(toid_claimer *c, toid_claim *k, const char *spec, const toid_claimer_opts *o,
+                  toid_format f);
 /* toid_claimer_open; its error text goes to tc_last. */
 int tc_open(const char *spec, const toid_claimer_opts *o, toid_claimer **c);
 /* A child holding a node of [lo, hi], admitting the clock's time; it

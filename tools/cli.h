@@ -143,6 +143,16 @@ void render_prepare(void);
 size_t render_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
 size_t render_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
 
+/* ---- pictures of an ID (layout_draw.c) ------------------------------------- */
+/* Writes the bit layout of one value to stdout as the specs draw it: the
+ * canonical text with each field's characters marked, 32-bit rows of the
+ * value's bits under the field names, and a legend (bits, characters,
+ * value). color: ANSI colours, one per field. */
+void layout_draw(toid_format f, const uint8_t *bin, int64_t epoch_ms, int color);
+/* --color=WHEN: "always" 1, "never" 0, "auto" 1 when stdout is a terminal,
+ * NO_COLOR is unset or empty and TERM is not "dumb"; -1 for another WHEN. */
+int layout_color(const char *when);
+
 /* ---- subcommands ----------------------------------------------------------- */
 int cmd_new(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);

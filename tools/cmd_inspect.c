@@ -30,6 +30,10 @@ static const char help_text[] =
     "                       format: ulid-flake(-scalable), nanoflake, uid11(-seq))\n"
     "      --all            print every format that accepts the ID\n"
     "      --local          also show the time in the local time zone (TZ)\n"
+    "      --layout         also draw the ID's bit layout: its fields over its bits\n"
+    "                       and characters, with their values\n"
+    "      --color WHEN     colour the layout: auto (a terminal without NO_COLOR),\n"
+    "                       always or never (default auto)\n"
     "  -h, --help           show this help\n"
     "\n"
     "Detection reads an ID only at a length its format writes (ulid 26, uuidv7 36\n"
@@ -43,11 +47,13 @@ static const char help_text[] =
     "Only the line feed ends a line: nothing else is trimmed. An invalid ID is\n"
     "reported on stderr and the rest go on; the exit status is then 1.\n";
 
-enum { OPT_FORMAT = 1, OPT_JSON, OPT_EPOCH, OPT_LENIENT, OPT_INT, OPT_ALL, OPT_LOCAL };
+enum { OPT_FORMAT = 1, OPT_JSON, OPT_EPOCH, OPT_LENIENT, OPT_INT, OPT_ALL, OPT_LAYOUT, OPT_COLOR,
+       OPT_LOCAL };
 
 static const cli_option options[] = {
     {"format", 'f', 1, OPT_FORMAT}, {"json", 0, 0, OPT_JSON}, {"epoch", 0, 1, OPT_EPOCH},
     {"lenient", 0, 0, OPT_LENIENT}, {"int", 0, 0, OPT_INT},   {"all", 0, 0, OPT_ALL},
+    {"layout", 0, 0, OPT_LAYOUT},   {"color", 0, 1, OPT_COLOR},
     {"local", 0, 0, OPT_LOCAL},
     {NULL, 0, 0, 0},
 };
@@ -64,6 +70,7 @@ typedef struct settings {
     int fixed;              /* -f given */
     toid_format format;
     int json, lenient, int_mode, all, local;
+    int layout, color;      /* --layout; its colours (layout_color) */
     int have_epoch;
     int64_t epoch_ms;
     uint32_t crockford;     /* formats that --lenient applies to */
@@ -227,6 +234,8 @@ static void emit(toid_format f, const uint8_t *bin, uint32_t also) {
     } else {
         out_commit(o);
         records++;
+        if (S.layout)
+            layout_draw(f, bin, epoch, S.color);
     }
 }
 
@@ -526,7 +535,7 @@ static int inspect_mapped(void) {
 
 int cmd_inspect(int argc, char **argv) {
     cli_parser p;
-    const char *v, *epoch_text = "";
+    const char *v, *epoch_text = "", *color = "auto";
     int id, nargs = 0;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     if (!args) {
@@ -565,6 +574,12 @@ int cmd_inspect(int argc, char **argv) {
         case OPT_LOCAL:
             S.local = 1;
             break;
+        case OPT_LAYOUT:
+            S.layout = 1;
+            break;
+        case OPT_COLOR:
+            color = v;
+            break;
         case CLI_ARG:
             args[nargs++] = (char *)v;
             break;
@@ -578,6 +593,10 @@ int cmd_inspect(int argc, char **argv) {
     if (S.int_mode && (!S.fixed || !toid_format_get(S.format)->has_int))
         cli_usage("'--int' needs -f with a 64-bit format (ulid-flake, ulid-flake-scalable, "
                   "nanoflake, uid11, uid11-seq)");
+    if ((S.color = layout_color(color)) < 0)
+        cli_usage("bad value '%s' for --color (auto, always, never)", cli_show(color));
+    if (S.layout && S.json)
+        cli_usage("'--layout' and '--json' cannot be combined");
     if (S.int_mode && S.lenient)
         cli_usage("'--int' and '--lenient' cannot be combined");
     if (S.have_epoch) {
@@ -591,7 +610,7 @@ int cmd_inspect(int argc, char **argv) {
     if (nargs) {
         for (int i = 0; i < nargs; i++)
             inspect_one(args[i], strlen(args[i]));
-    } else if (!inspect_mapped()) {
+    } else if (S.layout || !inspect_mapped()) {   /* the picture is drawn in order, one thread */
         inspect_stdin();
     }
     free(args);

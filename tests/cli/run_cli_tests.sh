@@ -311,6 +311,39 @@ g formats-json formats --json
 g formats-extra formats ulid
 g formats-bad-option formats --frob
 
+# inspect --layout: the picture of each format (plain: stdout is a file here,
+# so --color=auto draws without colour), coloured with --color=always, errors
+g inspect-layout-ulid inspect --layout 01ARZ3NDEKTSV4RRFFQ69G5FAV
+g inspect-layout-ulid-flake inspect --layout 00CMXB6TAK4SA
+g inspect-layout-ulid-flake-scalable inspect --layout -f ulid-flake-scalable 00CMXB6TAK4SA
+g inspect-layout-scru160 inspect --layout 05TTUP1HNCPNH30VEK64KDQT9BSNU4C4
+g inspect-layout-nanoflake inspect --layout 0esbdsx95goy0
+g inspect-layout-uid11 inspect --layout 71wqSupQNF1
+g inspect-layout-uid11-seq inspect --layout -f uid11-seq hR3jDfnAH3W
+g inspect-layout-uuidv7 inspect --layout 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+g inspect-layout-color-uuidv7 inspect --layout --color=always 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
+g inspect-layout-color-scalable inspect --layout --color always -f ulid-flake-scalable 00CMXB6TAK4SA
+g inspect-layout-color-never inspect --layout --color=never 0esbdsx95goy0
+IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n0esbdsx95goy0\n' g inspect-layout-stdin inspect --layout
+g inspect-layout-bad-color inspect --layout --color=sometimes 0esbdsx95goy0
+g inspect-layout-json inspect --layout --json 0esbdsx95goy0
+# --color=auto on a terminal (script(1) gives the tool one): colour, unless
+# NO_COLOR is set or TERM is dumb
+ESC=$'\033'
+if command -v script >/dev/null; then
+    tty_out() { script -qec "$*" /dev/null </dev/null; }
+    out=$(TERM=xterm tty_out "$TOID" inspect --layout 0esbdsx95goy0)
+    case $out in *"$ESC["*) pass ;; *) fail "inspect --layout on a terminal: no colour" ;; esac
+    out=$(TERM=xterm NO_COLOR=1 tty_out "$TOID" inspect --layout 0esbdsx95goy0)
+    case $out in *"$ESC"*) fail "inspect --layout with NO_COLOR: coloured" ;; *) pass ;; esac
+    out=$(TERM=dumb tty_out "$TOID" inspect --layout 0esbdsx95goy0)
+    case $out in *"$ESC"*) fail "inspect --layout with TERM=dumb: coloured" ;; *) pass ;; esac
+    out=$(TERM=xterm NO_COLOR=1 tty_out "$TOID" inspect --layout --color=always 0esbdsx95goy0)
+    case $out in *"$ESC["*) pass ;; *) fail "--color=always with NO_COLOR: no colour" ;; esac
+else
+    echo "skipped: the terminal checks of --layout (no script(1))"
+fi
+
 # detection that never guesses silently (issue 12)
 g people-detect-word inspect hello
 g people-detect-word-uid11-length inspect information

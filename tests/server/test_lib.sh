@@ -1,4 +1,4 @@
-# test_lib.sh — sourced by run_client_tests.sh and run_attack_tests.sh: the
+# test_lib.sh — sourced by the server test scripts: the
 # pass/fail counting, check, finish, the tool check, PY (Debian's python3,
 # which has python3-redis, rather than another python3 in PATH), and
 # start/stop/waitfor of a toidd ($TOIDD, logs in $WORK, pids added to
@@ -32,14 +32,16 @@ need_tools() {   # need_tools TOOL...: each installed, or a failure and the end
     done
 }
 
-# start NAME ARGS...: toidd in the background (ports 0 unless ARGS say);
-# sets PID, HP, RP, LOG. Returns 1 if it did not start within 10 s.
+# start NAME ARGS...: toidd in the background (ports 0 unless ARGS say),
+# with the environment START_ENV (e.g. libfaketime); sets PID, HP, RP, LOG.
+# Returns 1 if it did not start within 10 s.
+START_ENV=()
 start() {
     local name=$1
     shift
     LOG=$WORK/$name.log
     : >"$LOG"
-    "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>>"$LOG" &
+    env "${START_ENV[@]}" "$TOIDD" --http 127.0.0.1:0 --resp 127.0.0.1:0 --threads 2 "$@" 2>>"$LOG" &
     PID=$!
     SERVER_PIDS="$SERVER_PIDS $PID"
     local i

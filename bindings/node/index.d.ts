@@ -1,0 +1,119 @@
+// Type declarations for toid (Node.js binding of libtoid).
+
+export type FormatName =
+  | 'ulid' | 'ulid-flake' | 'ulid-flake-scalable' | 'scru160'
+  | 'nanoflake' | 'uid11' | 'uid11-seq' | 'uuidv7';
+/** The formats whose generator carries a node (FormatInfo.nodeMax is not null). */
+export type NodeFormatName = 'nanoflake' | 'ulid-flake-scalable';
+
+export interface FormatInfo {
+  readonly name: FormatName;
+  readonly bits: number;
+  readonly binSize: number;
+  readonly textLength: number;
+  readonly defaultEpochMs: number;
+  readonly hasInt: boolean;
+  readonly epochConfigurable: boolean;
+  /** The largest node of a node format (nanoflake 1023, ulid-flake-scalable 31); null for the others. */
+  readonly nodeMax: number | null;
+}
+
+export interface EpochOption {
+  /** The epoch of ulid-flake, ulid-flake-scalable and nanoflake (default 2024-01-01). */
+  epoch?: number | Date;
+}
+
+/** The inspection fields (DESIGN.md); int (64-bit formats) and random80 (scru160) are bigint. */
+export interface Fields {
+  format: FormatName;
+  text: string;
+  unix_ms: number;
+  time: string;
+  hex: string;
+  int?: bigint;
+  ts?: number;
+  random?: number | string;
+  sid?: number;
+  counter?: number;
+  random16?: number;
+  random80?: bigint;
+  generator?: number;
+  sequence?: number;
+  reserved?: boolean;
+}
+
+/** Thrown for invalid IDs (RangeError) and by the generators (Error). */
+export interface ToidError extends Error {
+  /** TOID_ELENGTH, TOID_ECHAR, TOID_EOVERFLOW, TOID_ECLOCK, TOID_EFORKED, ...; TOID_ENONODE */
+  code: string;
+  /** The library's error class: 'length', 'char', 'overflow', 'clock', 'forked', ...; or
+   * 'no node': a node format used without its node (see configure, Generator). */
+  reason: string;
+  /** For 'char': the offset of the first bad byte. */
+  position?: number;
+}
+
+/** An immutable ID value. */
+export declare class ID {
+  private constructor();
+  readonly format: FormatName;
+  /** Big-endian binary form (a copy). */
+  readonly bytes: Buffer;
+  readonly text: string;
+  /** The value; for the 64-bit formats, their integer form. */
+  readonly int: bigint;
+  readonly hex: string;
+  readonly unixMs: number;
+  readonly time: Date;
+  readonly fields: Fields;
+  /** -1, 0, 1 against an ID of the same format; TypeError otherwise. */
+  compare(other: ID): -1 | 0 | 1;
+  equals(other: unknown): boolean;
+  toString(): string;
+  toJSON(): string;
+}
+
+/** A generator of one's own beside the process-wide ones, with its own node and epoch. */
+export declare class Generator {
+  /** A node format needs its node, unique among its generators that run at once
+   * (a TypeError with reason 'no node' without it). */
+  constructor(format: FormatName, options: { node: number } & EpochOption);
+  constructor(format: Exclude<FormatName, NodeFormatName>, options?: { node?: number } & EpochOption);
+  readonly format: FormatName;
+  new(): string;
+  newBytes(): Buffer;
+  newMany(n: number): string[];
+  newManyBytes(n: number): Buffer;
+}
+
+/** A new ULID from the process-wide generator (monotonic, fork-safe). */
+export declare function ulid(): string;
+/** A new UUIDv7 from the process-wide generator (monotonic, fork-safe). */
+export declare function uuidv7(): string;
+/** A new ID from the process-wide generator of format. A node format (nanoflake,
+ * ulid-flake-scalable) throws an Error with reason 'no node' (code TOID_ENONODE)
+ * here and in newBytes, newMany and newManyBytes until configure gave it a node in
+ * this process: never a silent node 0 that other processes would use too. */
+declare function new_(format?: FormatName): string;
+export { new_ as new };
+export declare function newBytes(format?: FormatName): Buffer;
+/** n strictly increasing IDs (uid11: sorted), generated in batches. */
+export declare function newMany(format: FormatName, n: number): string[];
+/** n strictly increasing IDs back to back: n * binSize bytes. */
+export declare function newManyBytes(format: FormatName, n: number): Buffer;
+/** Strict decoding; detects the format when it is not given. Throws RangeError (ToidError). */
+export declare function parse(text: string, format?: FormatName | null, options?: EpochOption): ID;
+export declare function isValid(text: string, format?: FormatName | null): boolean;
+/** The time of an ID as a Date. */
+export declare function time(id: string | ID, format?: FormatName | null, options?: EpochOption): Date;
+export declare function fromBytes(bytes: Uint8Array, format: FormatName, options?: EpochOption): ID;
+/** From the 64-bit formats' integer form. */
+export declare function fromInt(value: bigint, format: FormatName, options?: EpochOption): ID;
+export declare function make(format: FormatName,
+  fields: Record<string, string | number | bigint | boolean | Date>, options?: EpochOption): ID;
+/** Reconfigures the process-wide generator of a format (node, epoch); re-arms a node format after
+ * fork. Replaces the whole setting: a node format generates only while its last configure gave a
+ * node, unique among the running processes that generate the format. Worker threads share it. */
+export declare function configure(format: FormatName, options?: { node?: number } & EpochOption): void;
+export declare const formats: readonly FormatInfo[];
+export declare const libraryVersion: string;

@@ -1,0 +1,21 @@
+import * as toid from '../..';
+const a: string = toid.ulid();
+const b: string = toid.new('nanoflake');
+const id: toid.ID = toid.parse(a, 'ulid');
+const d: Date = toid.time(a);
+const n: bigint = id.int;
+const f = id.fields.int;
+const m: string[] = toid.newMany('ulid', 3);
+toid.configure('nanoflake', { node: 3, epoch: new Date() });
+const x: number = id.compare(toid.parse(b));
+const g = new toid.Generator('nanoflake', { node: 7 });
+const gm: string[] = g.newMany(2);
+console.log(g.new(), g.newBytes().length, gm, g.format);
+console.log(a, b, d, n, f, m, x, toid.formats[0].textLength);
+// @ts-expect-error unknown format
+toid.new('ulidx');
+// @ts-expect-error a node format's Generator needs its node
+new toid.Generator('nanoflake');
+const own: toid.Generator = new toid.Generator('ulid', {});
+const nodeMax: number | null = toid.formats[4].nodeMax;
+console.log(own.new(), nodeMax);

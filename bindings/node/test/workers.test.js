@@ -1,0 +1,52 @@
+'use strict';
+// Concurrency: worker threads share the process-wide generators (the addon
+// loads in each), processes from child_process.fork have their own; no
+// duplicates anywhere, each stream strictly increasing.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { fork } = require('node:child_process');
+const { Worker } = require('node:worker_threads');
+const toid = require('..');
+
+const CHILD = path.join(__dirname, '..', 'helpers', 'child.js');
+const N = 50000;
+
+function checkStreams(streams) {
+  const all = new Set();
+  let count = 0;
+  for (const ids of streams) {
+    for (let i = 0; i < ids.length; i++) {
+      if (i) assert.ok(ids[i - 1] < ids[i], 'strictly increasing');
+      all.add(ids[i]);
+    }
+    count += ids.length;
+  }
+  assert.equal(all.size, count, 'duplicate IDs');
+}
+
+test('worker_threads: 4 workers and the main thread, ulid and uuidv7', async () => {
+  for (const format of ['ulid', 'uuidv7']) {
+    const runs = Array.from({ length: 4 }, () => new Promise((resolve, reject) => {
+      const w = new Worker(CHILD, { workerData: { format, count: N } });
+      w.once('message', resolve);
+      w.once('error', reject);
+    }));
+    const mine = Array.from({ length: N }, () => toid.new(format));
+    checkStreams([...(await Promise.all(runs)), mine]);
+  }
+});
+
+test('child_process.fork: 4 processes and the parent, ulid and uuidv7', async () => {
+  for (const format of ['ulid', 'uuidv7']) {
+    const runs = Array.from({ length: 4 }, () => new Promise((resolve, reject) => {
+      const c = fork(CHILD, [format, String(N)], { serialization: 'advanced' });
+      let got = null;
+      c.once('message', (m) => { got = m; });
+      c.once('error', reject);
+      c.once('exit', (code) => (code === 0 && got ? resolve(got) : reject(new Error(`child exit ${code}`))));
+    }));
+    const mine = Array.from({ length: N }, () => toid.new(format));
+    checkStreams([...(await Promise.all(runs)), mine]);
+  }
+});

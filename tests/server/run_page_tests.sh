@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# toidd's page in a real browser: headless Chromium (Debian's `chromium`)
+# loads / from a toidd on an ephemeral loopback port, decodes a sample of
+# the shared vectors and one invalid ID, generates IDs, reads /metrics; the
+# DOM it dumps is checked by page_check.py (every decoded field, the bit
+# layout against /v1/layout and the value's bits, UTC and local time in a
+# fixed zone, the chart). Also, with curl: the page's headers (CSP without
+# inline script or eval, Content-Type, caching), its files (nothing from
+# elsewhere), /v1/layout of every format. A screenshot is kept as an
+# artifact: ARTIFACT_DIR/server_page.png.
+#   usage: run_page_tests.sh TOIDD_BINARY VECTORS_DIR ARTIFACT_DIR
+# Exits 77 (skipped, saying why) only where chromium is not installed or
+# cannot start. Prints "N passed, N failed" last.
+set -u
+export LC_ALL=C
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/test_lib.sh"
+
+if [ $# -ne 3 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TOIDD_BINARY VECTORS_DIR ARTIFACT_DIR" >&2
+    exit 2
+fi
+TOIDD=$1
+VEC=$2
+ART=$3
+WORK=$(mktemp -d)
+SERVER_PIDS=""
+cleanup() {
+    for p in $SERVER_PIDS; do
+        kill -KILL "$p" 2>/dev/null
+    done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+need_tools curl timeout
+
+# ---- can Chromium start here? ----------------------------------------------
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+    echo "SKIPPED: chromium is not installed (apt-get install chromium; see the README)"
+    exit 77
+fi
+# as root Chromium refuses its sandbox; the page is our own, loaded from loopback
+SANDBOX=()
+[ "$(id -u)" = 0 ] && SANDBOX=(--no-sandbox)
+browse() {   # browse PROFILE_NAME ARGS... : headless Chromium, bounded
+    timeout -k 10 120 "$CHROMIUM" --headless "${SANDBOX[@]}" --disable-gpu --no-first-run \
+        --no-default-browser-check --disable-extensions --disable-dev-shm-usage --mute-audio \
+        --user-data-dir="$WORK/profile-$1" "${@:2}" 2>>"$WORK/chromium.log"
+}
+if ! browse probe --dump-dom 'data:text/html,<p id=x>up</p>' | grep -q '<p id="x">up</p>'; then
+    if [ ${#SANDBOX[@]} -eq 0 ] && browse probe2 --no-sandbox --dump-dom 'data:text/html,<p id=x>up</p>' |
+        grep -q '<p id="x">up</p>'; then
+        SANDBOX=(--no-sandbox)     # no user namespaces for the sandbox here
+    else
+        echo "SKIPPED: chromium cannot start here:"
+        tail -5 "$WORK/chromium.log"
+        exit 77
+    fi
+fi
+
+mkdir -p "$WORK/state"
+if ! start page --state-dir "$WORK/state"; then
+    fail "toidd did not start"
+    cat "$LOG"
+    finish
+fi
+URL=http://127.0.0.1:$HP
+
+# ---- the page's files and headers, with curl -----------------------------------
+head_of() { curl -s -o /dev/null -D - "$@" | tr -d '\r'; }
+h=$(head_of "$URL/")
+check "/ is 200" grep -q '^HTTP/1.1 200' <<<"$h"
+check "/ is HTML" grep -qi '^Content-Type: text/html; charset=utf-8$' <<<"$h"
+csp=$(sed -n 's/^Content-Security-Policy: //Ip' <<<"$h")
+check "/ has a Content-Security-Policy" [ -n "$csp" ]
+check "CSP: scripts from the server only" grep -q "script-src 'self'" <<<"$csp"
+check "CSP: nothing else by default" grep -q "default-src 'none'" <<<"$csp"
+check "CSP: no inline script or eval" bash -c "! grep -qi 'unsafe' <<<\"\$1\"" _ "$csp"
+check "CSP: not framed" grep -q "frame-ancestors 'none'" <<<"$csp"
+check "/ nosniff" grep -qi '^X-Content-Type-Options: nosniff$' <<<"$h"
+check "/ revalidated (no-cache)" grep -qi '^Cache-Control: no-cache$' <<<"$h"
+check "/app.js is JavaScript" grep -qi '^Content-Type: text/javascript' <<<"$(head_of "$URL/app.js")"
+check "/style.css is CSS" grep -qi '^Content-Type: text/css' <<<"$(head_of "$URL/style.css")"
+check "HEAD / is 200" grep -q '^HTTP/1.1 200' <<<"$(head_of -I "$URL/")"
+curl -s "$URL/" >"$WORK/index.html"
+curl -s "$URL/app.js" >"$WORK/app.js"
+curl -s "$URL/style.css" >"$WORK/style.css"
+check "/ has a body" grep -q '<script src="/app.js" defer></script>' "$WORK/index.html"
+check "no inline script" bash -c '! grep -Eiq "<script>|<script [^>]*>[^<]" "$1"' _ "$WORK/index.html"
+check "no inline style or handlers" bash -c '! grep -Eiq "<style|style=| on[a-z]+=" "$1"' _ "$WORK/index.html"
+check "nothing loaded from elsewhere" bash -c \
+    '! grep -Eiq "(src|href)=\"(https?:)?//|@import|url\(" "$1" "$2"' _ "$WORK/index.html" "$WORK/style.css"
+check "the script fetches this server only" bash -c \
+    '! grep -Eq "fetch\((.https?:|.//)|XMLHttpRequest|eval\(|new Function|import\(" "$1"' _ "$WORK/app.js"
+check "an unknown path is still 404" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/nope.js")" = 404 ]
+for f in ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7; do
+    curl -s -D "$WORK/lh" "$URL/v1/layout/$f" >"$WORK/layout.json"
+    check "/v1/layout/$f is JSON" grep -qi '^Content-Type: application/json' "$WORK/lh"
+    check "/v1/layout/$f covers every bit once" "$PY" -c '
+import json, sys
+l = json.load(open(sys.argv[1]))
+at = 0
+for f in l["fields"]:
+    assert f["bit_offset"] == at, f
+    at += f["bit_width"]
+assert at == 8 * l["bin_size"] and l["format"] == sys.argv[2]
+' "$WORK/layout.json" "$f"
+done
+check "/v1/layout of an unknown format is 404" \
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/v1/layout/nope")" = 404 ]
+check "ulid's layout" grep -q '"fields":\[{"name":"unix_ms","kind":"time","described":true,"bit_offset":0,"bit_width":48,"char_start":0,"char_len":10},{"name":"random","kind":"field","described":true,"bit_offset":48,"bit_width":80,"char_start":10,"char_len":16}\]' \
+    <<<"$(curl -s "$URL/v1/layout/ulid")"
+
+# IDs for the chart to count (the page reads /metrics when it loads)
+check "100 ulids served" [ "$(curl -s "$URL/v1/new/ulid?count=100" | wc -l)" -eq 100 ]
+
+# ---- the page in Chromium --------------------------------------------------------
+FRAG=$("$PY" "$HERE/page_check.py" fragment "$VEC")
+# a zone with a half-hour offset and no daylight saving: local times are exact
+export TZ=Asia/Kolkata
+ready=0
+for budget in 10000 30000; do       # virtual time; a busy machine gets a second go
+    browse dom --virtual-time-budget=$budget --dump-dom "$URL/#$FRAG" >"$WORK/dom.html"
+    if grep -q 'data-ready="1"' "$WORK/dom.html"; then
+        ready=1
+        break
+    fi
+done
+check "the page finished loading in Chromium" [ "$ready" = 1 ]
+if "$PY" "$HERE/page_check.py" dom "$HP" "$VEC" "$WORK/dom.html" 330 >"$WORK/check.out"; then
+    pass
+else
+    fail "the DOM after decoding the vectors:"
+    grep -v '^[0-9]* passed' "$WORK/check.out" | head -40
+fi
+tail -1 "$WORK/check.out"
+
+# a screenshot, kept for people to look at
+mkdir -p "$ART"
+rm -f "$ART/server_page.png"
+# (tall enough for the chart under two decoded IDs and an error)
+browse shot --hide-scrollbars --window-size=1200,2300 --virtual-time-budget=10000 \
+    --screenshot="$ART/server_page.png" "$URL/#decode=017f22e2-79b0-7cc3-98c4-dc0c0c07398f,uid11-seq/hR3jDfnAH3W,hello!" >/dev/null
+check "a screenshot: $ART/server_page.png" bash -c \
+    '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 20000 ]' \
+    _ "$ART/server_page.png"
+
+check "toidd still serves" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/healthz")" = 200 ]
+stop
+check "toidd stopped cleanly" [ "$STATUS" = 0 ]
+finish
