@@ -58,24 +58,28 @@ static void check_format(toid_format f, const char *text, size_t len) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-/* Detection picks a format that accepts the text, or fails exactly when none
- * does (uid11-seq and ulid-flake-scalable accept exactly what uid11 and
- * ulid-flake do), with a decode error class. */
+/* Detection picks a format that reads the text at a length it writes
+ * (toid_detectable), or fails exactly when none does (uid11-seq and
+ * ulid-flake-scalable are never detected), with a decode error class, or
+ * TOID_EINVAL for a word; "also" holds only the other detectable formats. */
 static void check_detect(const char *text, size_t len) {
     uint8_t bin[TOID_BIN_MAX], again[TOID_BIN_MAX];
     size_t pos = (size_t)-1;
-    uint32_t mask = toid_accepting(text, len);
-    int d = toid_detect(text, len, bin, &pos);
+    uint32_t mask = toid_detectable(text, len), also = 0;
+    int d = toid_detect_also(text, len, bin, &also, &pos);
     if (d >= 0) {
         REQUIRE(mask & (1u << d));
+        REQUIRE(also == (mask & ~(1u << d)));
         REQUIRE(d != TOID_UID11_SEQ && d != TOID_ULID_FLAKE_SCALABLE);
-        REQUIRE(toid_decode((toid_format)d, text, len, again, NULL) == 0);
+        REQUIRE(toid_decode_forms((toid_format)d, text, len, again, NULL) == 0);
         REQUIRE(memcmp(bin, again, toid_bin_size((toid_format)d)) == 0);
     } else {
         REQUIRE(mask == 0);
-        REQUIRE(d == TOID_ELENGTH || d == TOID_ECHAR || d == TOID_EOVERFLOW);
+        REQUIRE(d == TOID_ELENGTH || d == TOID_ECHAR || d == TOID_EOVERFLOW || d == TOID_EINVAL);
         if (d == TOID_ECHAR)
             REQUIRE(pos < len);
+        char why[200];
+        REQUIRE(toid_explain(-1, text, len, d, pos, why, sizeof why) > 0);
     }
 }
 

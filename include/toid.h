@@ -99,8 +99,10 @@ typedef struct toid_format_info {
 TOID_API const toid_format_info *toid_format_get(toid_format f);
 
 /*
- * Looks a format up by its name ("ulid", "uid11-seq", ...; exact, case
- * sensitive). Returns the format (>= 0) or TOID_EINVAL.
+ * Looks a format up by its name ("ulid", "uid11-seq", ...) or an alias
+ * people type ("uuid7" and "uuid-v7" for uuidv7, "xid" for uid11), without
+ * regard to case ("ULID", "UUIDv7"), '_' standing for '-' ("ulid_flake").
+ * Returns the format (>= 0) or TOID_EINVAL.
  */
 TOID_API int toid_format_by_name(const char *name, size_t len);
 
@@ -109,24 +111,77 @@ TOID_API size_t toid_bin_size(toid_format f);
 
 /*
  * Which formats decode this text strictly: bit (1u << f) is set for each
- * format f whose toid_decode() accepts it. 0 when none does. The CLI and the
- * server use this for auto-detection, with the priority documented there.
+ * format f whose toid_decode() accepts it, at any length it takes (so "hello"
+ * is a nanoflake here). 0 when none does. For detection, see below.
  */
 TOID_API uint32_t toid_accepting(const char *text, size_t len);
 
 /*
- * Auto-detection: decodes text as the one format it most likely is, into bin.
- * Priority among the formats that decode it strictly: uuidv7, ulid, scru160,
- * uid11, ulid-flake, nanoflake — except that a 13-symbol text that both
- * ulid-flake and nanoflake accept and that has lower-case letters and no
- * upper-case ones is nanoflake (its canonical case). uid11-seq and
- * ulid-flake-scalable share their text with uid11 and ulid-flake and are
- * never detected: name them. Returns the format (>= 0), or when no format
- * accepts the text the error of the first format in that order whose length
- * fits (nanoflake before ulid-flake for lower-case text; *err_pos for
- * TOID_ECHAR), else TOID_ELENGTH.
+ * Which formats detection considers this text to be: bit (1u << f) for each
+ * detected format (uuidv7, ulid, scru160, uid11, ulid-flake, nanoflake) that
+ * writes texts of this length (its canonical length: ulid 26, ulid-flake and
+ * nanoflake 13, scru160 32 or 40, uid11 11; uuidv7 in any form of
+ * toid_uuid_canonical) and reads this one (toid_decode_forms). A text that is
+ * shorter than a format writes is never detected, even when the format's
+ * decoder takes it: name the format for that. Nor is a text of lower-case
+ * letters only ("information" is a valid uid11 text): it is a word, and no
+ * format writes one for a time before about 2100 (the leading symbols hold
+ * the time).
  */
+TOID_API uint32_t toid_detectable(const char *text, size_t len);
+
+/*
+ * Auto-detection that never guesses silently: decodes text as the format it
+ * most likely is, into bin, and puts in *also (if not NULL) the other formats
+ * of toid_detectable() that read it too, so that a tool can say so. Rank
+ * among the detectable formats: uuidv7, ulid, scru160, uid11, ulid-flake,
+ * nanoflake — except that a 13-symbol text with lower-case letters and no
+ * upper-case ones is nanoflake before ulid-flake (its canonical case). So a
+ * 32-hex-digit text with UUID version 7 and variant bits is a uuidv7, with
+ * scru160 in *also. uid11-seq and ulid-flake-scalable share their text with
+ * uid11 and ulid-flake and are never detected nor reported: name them.
+ * Returns the format (>= 0); when no format reads the text, TOID_ELENGTH
+ * if no format writes its length, TOID_EINVAL for a word (lower-case
+ * letters only, see toid_detectable) at a length some format writes, else
+ * the decode error of the first format by that rank that has the text's
+ * length (*err_pos for TOID_ECHAR). toid_explain() words the
+ * error.
+ */
+TOID_API int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also,
+                              size_t *err_pos);
+
+/* toid_detect_also without *also. */
 TOID_API int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
+
+/*
+ * The forms people write a UUID in, to the canonical one: 36 characters
+ * with hyphens, 32 hex digits without (Python's uuid.hex), "{...}" and
+ * "urn:uuid:..." (any case) become the lower-case hyphenated form and a NUL
+ * in out (37 bytes). Any version. Returns 36, TOID_ELENGTH, TOID_ECHAR (with
+ * *err_pos, an offset in text) or TOID_EBUFFER.
+ */
+TOID_API int toid_uuid_canonical(const char *text, size_t len, char *out, size_t out_size,
+                                 size_t *err_pos);
+
+/*
+ * toid_decode, and for uuidv7 also the other UUID forms of
+ * toid_uuid_canonical (32 hex digits, {...}, urn:uuid:...). Errors as
+ * toid_decode's, *err_pos an offset in text.
+ */
+TOID_API int toid_decode_forms(toid_format f, const char *text, size_t len, uint8_t *bin,
+                               size_t *err_pos);
+
+/*
+ * Words for people saying why text was refused: err and err_pos as
+ * toid_decode_forms (f >= 0) or toid_detect (f < 0) returned them. Names the
+ * cause where the code alone does not: "UUID version 4, toid reads version
+ * 7"; for detection, a length no format writes ("no format writes 5 characters
+ * (...)"), a word ("a word, not an ID (...)"); "bad character at position N"; else toid_strerror().
+ * Writes a NUL-terminated line without a final period into out (160 bytes
+ * are enough). Returns its length, TOID_EBUFFER or TOID_EINVAL.
+ */
+TOID_API int toid_explain(int f, const char *text, size_t len, int err, size_t err_pos,
+                          char *out, size_t out_size);
 
 /* ------------------------------------------------------------------------
  * Errors
@@ -336,12 +391,20 @@ TOID_API int toid_make(toid_format f, const toid_fields *in, int64_t epoch_ms,
                        uint8_t *bin);
 
 /*
+ * The width in bits of a sub-field of format f that toid_make takes
+ * (generator, sequence, sid, counter, random16, random; random80 and ULID's
+ * random are 80), so that a tool can say "generator 5000 is out of range
+ * 0..1023". 0 when f has no such field.
+ */
+TOID_API unsigned toid_field_bits(toid_format f, toid_field_id id);
+
+/*
  * Sets one member of *fields from text, as the CLI's FIELD=VALUE and the
  * vectors' encode inputs give it: integers in decimal ("unix_ms", "ts" may be
  * negative and then fail in toid_make with TOID_ERANGE); "hex" in full-width
  * hex; ULID's "random" as 20 hex digits; "random80" in decimal; "int" in
- * decimal (a negative or too large int is TOID_EOVERFLOW); "time" as RFC 3339
- * (sets unix_ms); "reserved" as true/false. Unknown names: TOID_EINVAL.
+ * decimal (a negative or too large int is TOID_EOVERFLOW); "time" as
+ * toid_parse_time reads it (sets unix_ms); "reserved" as true/false. Unknown names: TOID_EINVAL.
  */
 TOID_API int toid_fields_set(toid_format f, toid_fields *fields,
                              const char *name, size_t name_len,
@@ -469,11 +532,35 @@ TOID_API int toid_time_span(toid_format f, int64_t epoch_ms, int64_t *min_ms,
  */
 TOID_API int toid_format_time(int64_t unix_ms, char *out, size_t out_size);
 
+/* Notes from toid_parse_time_span (bits of *notes), so that a tool can warn. */
+#define TOID_TIME_BARE_INT 1u       /* a bare integer, read as unix milliseconds */
+#define TOID_TIME_LOOKS_SECONDS 2u  /* ... of 10 digits: it looks like unix seconds
+                                       (what `date +%s` prints); @N or Ns says seconds */
+
 /*
- * Parses a time: RFC 3339 ("2024-01-01T00:00:00Z", "...T00:00:00.5+02:00";
- * 't'/'z' and a space separator accepted; fraction to any digits, truncated
- * to ms), or an integer of unix milliseconds. Returns 0 or TOID_EINVAL.
+ * Parses a time as people write it, into the span of time it names:
+ * [*first_ms, *last_ms] in unix ms (either pointer may be NULL).
+ *  - ISO 8601 / RFC 3339 at any precision from the year down: "2024" (the
+ *    whole year), "2024-01", "2024-01-01", "2024-01-01T10", "...T10:30",
+ *    "...T10:30:00", "...T10:30:00.5" (the span of the last digit given;
+ *    digits past ms are truncated). Years of 4..6 digits; 't', ' ' for 'T';
+ *    'z'; ',' for '.'. A zone (Z, +HH:MM, +HHMM, +HH, or '-') may follow a
+ *    time of day; without one the time is UTC.
+ *  - "@SECONDS" as GNU date writes it, with an optional fraction
+ *    ("@1704067200", "@1704067200.25"): the whole second, or the fraction's
+ *    span.
+ *  - An integer with a unit: "Nms", "Ns" (the whole second), "Nus" (the ms
+ *    that holds it).
+ *  - A bare integer of other than 4 digits, optionally negative: unix ms
+ *    (TOID_TIME_BARE_INT in *notes, and TOID_TIME_LOOKS_SECONDS when it
+ *    has 10 digits). 4 digits are a year.
+ * Nothing is trimmed; "now" is not a time here (tools add it). *notes (may be
+ * NULL) gets TOID_TIME_* bits. Returns 0 or TOID_EINVAL.
  */
+TOID_API int toid_parse_time_span(const char *text, size_t len, int64_t *first_ms,
+                                  int64_t *last_ms, unsigned *notes);
+
+/* toid_parse_time_span's *first_ms alone: the start of the span. */
 TOID_API int toid_parse_time(const char *text, size_t len, int64_t *unix_ms);
 
 /* ------------------------------------------------------------------------

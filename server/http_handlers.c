@@ -275,13 +275,13 @@ static int handle_inspect(sbuf *out, scratch *sc, reply r, const char *rest, siz
         id = slash + 1;
         idlen = n - (size_t)(slash - rest) - 1;
     }
-    char json[512];
+    char json[640], why[200];
     size_t pos = 0;
-    int len = ids_inspect(f, id, idlen, json, sizeof json, &pos);
+    int len = ids_inspect(f, id, idlen, json, sizeof json, &pos, why, sizeof why);
     if (len < 0) {
         r.status = 400;
         return error_reply(out, sc, r, 1, len == IDS_ENOTDETECTED ? "undetected" : toid_err_name(len),
-                           ids_strerror(len), len == TOID_ECHAR ? (long)pos : -1);
+                           why, len == TOID_ECHAR ? (long)pos : -1);
     }
     json[len++] = '\n';
     r.ctype = "application/json";

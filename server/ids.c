@@ -137,21 +137,45 @@ const char *ids_err_name(int err) {
     return claims_err_name(err) ? claims_err_name(err) : toid_err_name(err);
 }
 
-int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos) {
+int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos,
+                char *why, size_t why_cap) {
     uint8_t bin[TOID_BIN_MAX];
+    uint32_t also = 0;
+    int rc;
     *pos = 0;
-    if (f < 0) {            /* the library's detection priority, as the CLI's */
-        f = toid_detect(text, len, bin, pos);
-        if (f < 0)
-            return IDS_ENOTDETECTED;
-    } else if (f >= TOID_FORMAT_COUNT) {
+    if (f >= TOID_FORMAT_COUNT)
         return IDS_EUNKNOWN;
-    } else {
-        int rc = toid_decode((toid_format)f, text, len, bin, pos);
-        if (rc < 0)
-            return rc;
+    if (f < 0)              /* the library's detection, as the CLI's */
+        rc = toid_detect_also(text, len, bin, &also, pos);
+    else
+        rc = toid_decode_forms((toid_format)f, text, len, bin, pos);
+    if (rc < 0) {
+        if (toid_explain(f, text, len, rc, *pos, why, why_cap) < 0)
+            snprintf(why, why_cap, "%s", toid_strerror(rc));
+        return f < 0 ? IDS_ENOTDETECTED : rc;
     }
-    return toid_inspect_json((toid_format)f, bin, epochs[f], json, cap);
+    if (f < 0)
+        f = rc;
+    int n = toid_inspect_json((toid_format)f, bin, epochs[f], json, cap);
+    if (n < 0 || !also)
+        return n;
+    /* the other formats that read the text, before the closing brace */
+    size_t used = (size_t)n - 1;
+    int k = snprintf(json + used, cap - used, ",\"also\":[");
+    for (int g = 0, first = 1; k > 0 && g < TOID_FORMAT_COUNT; g++)
+        if (also >> g & 1u) {
+            used += (size_t)k;
+            k = snprintf(json + used, cap - used, "%s\"%s\"", first ? "" : ",",
+                         toid_format_get((toid_format)g)->name);
+            first = 0;
+        }
+    if (k < 0 || (size_t)k >= cap - used)
+        return TOID_EBUFFER;
+    used += (size_t)k;
+    k = snprintf(json + used, cap - used, "]}");
+    if (k < 0 || (size_t)k >= cap - used)
+        return TOID_EBUFFER;
+    return (int)(used + (size_t)k);
 }
 
 int ids_formats_json(sbuf *o) {

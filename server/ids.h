@@ -40,10 +40,13 @@ const char *ids_strerror(int err);
 /* Its short class name (JSON "error"). */
 const char *ids_err_name(int err);
 
-/* Inspection JSON of text as format f (f < 0: detect). Returns its length,
- * or an error (toid decode errors, with *pos for a bad character;
- * IDS_ENOTDETECTED). json needs 512 bytes. */
-int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos);
+/* Inspection JSON of text as format f (f < 0: detect, as toid_detect_also:
+ * only at a format's canonical length, the other readings in an "also"
+ * array; uuidv7 reads its other UUID forms). Returns its length, or an error
+ * (toid decode errors, with *pos for a bad character; IDS_ENOTDETECTED) with
+ * its cause in words (toid_explain) in why. json needs 640 bytes, why 200. */
+int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos,
+                char *why, size_t why_cap);
 
 /* The formats as a JSON array. */
 int ids_formats_json(sbuf *out);

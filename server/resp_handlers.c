@@ -104,7 +104,7 @@ static int cmd_inspect(const resp_cmd *cmd, sbuf *o) {
     if (cmd->argc < 2 || cmd->argc > 3)
         return err(o, "ERR wrong number of arguments for 'id.inspect' command");
     int f = -1;
-    char msg[200], arg[48];
+    char msg[256], arg[48];
     if (cmd->argc == 3) {
         toid_format ff;
         if (ids_lookup(cmd->argv[1], cmd->argl[1], &ff) < 0) {
@@ -114,15 +114,12 @@ static int cmd_inspect(const resp_cmd *cmd, sbuf *o) {
         }
         f = (int)ff;
     }
-    char json[512];
+    char json[640], why[200];
     size_t pos = 0;
     int len = ids_inspect(f, cmd->argv[cmd->argc - 1], cmd->argl[cmd->argc - 1], json,
-                          sizeof json, &pos);
+                          sizeof json, &pos, why, sizeof why);
     if (len < 0) {
-        if (len == TOID_ECHAR)
-            snprintf(msg, sizeof msg, "ERR invalid id: %s at position %zu", ids_strerror(len), pos);
-        else
-            snprintf(msg, sizeof msg, "ERR invalid id: %s", ids_strerror(len));
+        snprintf(msg, sizeof msg, "ERR invalid id: %s", why);
         return err(o, msg);
     }
     METRIC_ADD(resp_ok, 1);

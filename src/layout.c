@@ -394,3 +394,13 @@ int toid_fields_set(toid_format f, toid_fields *fields, const char *name, size_t
     fields->has |= UINT32_C(1) << id;
     return 0;
 }
+
+unsigned toid_field_bits(toid_format f, toid_field_id id) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt)
+        return 0;
+    for (unsigned i = 0; i < fmt->nfields; i++)
+        if (fmt->fields[i].id == (uint8_t)id)
+            return fmt->fields[i].width;
+    return 0;
+}

@@ -15,14 +15,42 @@ const toid_format_info *toid_format_get(toid_format f) {
     return fmt ? &fmt->info : NULL;
 }
 
+/* Names people type for a format besides its own (matched like names). */
+static const struct {
+    const char *alias;
+    toid_format format;
+} aliases[] = {
+    {"uuid7", TOID_UUIDV7},
+    {"uuid-v7", TOID_UUIDV7},
+    {"xid", TOID_UID11},
+};
+
+/* Case-insensitive, and '_' matches '-' (SQL spells ulid_flake). */
+static bool same_name(const char *want, const char *name, size_t len) {
+    size_t n = strlen(want);
+    if (n != len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        else if (c == '_')
+            c = '-';
+        if (c != want[i])
+            return false;
+    }
+    return true;
+}
+
 int toid_format_by_name(const char *name, size_t len) {
     if (!name)
         return TOID_EINVAL;
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        const char *n = toid__formats[f]->info.name;
-        if (strlen(n) == len && memcmp(n, name, len) == 0)
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        if (same_name(toid__formats[f]->info.name, name, len))
             return f;
-    }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (same_name(aliases[i].alias, name, len))
+            return (int)aliases[i].format;
     return TOID_EINVAL;
 }
 
@@ -50,60 +78,6 @@ int toid__check_value(const toid__format *fmt, const uint8_t *bin) {
             if ((bin[i] & fmt->fixed_mask[i]) != fmt->fixed_bits[i])
                 return TOID_EINVAL;
     return 0;
-}
-
-uint32_t toid_accepting(const char *text, size_t len) {
-    uint32_t set = 0;
-    uint8_t bin[TOID_BIN_MAX];
-    if (!text && len)
-        return 0;
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-        if (toid__formats[f]->decode(text, len, bin, NULL) == 0)
-            set |= 1u << f;
-    return set;
-}
-
-/* The detection priority (toid.h). */
-static const toid_format detect_order[] = {TOID_UUIDV7, TOID_ULID, TOID_SCRU160,
-                                           TOID_UID11, TOID_ULID_FLAKE, TOID_NANOFLAKE};
-
-/* Lower-case letters and no upper-case ones. */
-static bool lower_case(const char *s, size_t len) {
-    bool lower = false;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] >= 'A' && s[i] <= 'Z')
-            return false;
-        lower |= s[i] >= 'a' && s[i] <= 'z';
-    }
-    return lower;
-}
-
-int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
-    if ((!text && len) || !bin)
-        return TOID_EINVAL;
-    uint32_t mask = toid_accepting(text, len);
-    uint32_t both = 1u << TOID_ULID_FLAKE | 1u << TOID_NANOFLAKE;
-    if ((mask & both) == both && lower_case(text, len))
-        mask &= ~(1u << TOID_ULID_FLAKE);
-    size_t n = sizeof detect_order / sizeof detect_order[0];
-    for (size_t i = 0; i < n; i++)
-        if (mask & (1u << detect_order[i]))
-            return toid__formats[detect_order[i]]->decode(text, len, bin, err_pos) == 0 ? (int)detect_order[i]
-                                                                                    : TOID_EINVAL;
-    /* no format accepts it: the error of the first whose length fits, with
-     * nanoflake before ulid-flake for lower-case text as above */
-    bool lower = lower_case(text, len);
-    for (size_t i = 0; i < n; i++) {
-        toid_format f = detect_order[i];
-        if (lower && f == TOID_ULID_FLAKE)
-            f = TOID_NANOFLAKE;
-        else if (lower && f == TOID_NANOFLAKE)
-            f = TOID_ULID_FLAKE;
-        int rc = toid__formats[f]->decode(text, len, bin, err_pos);
-        if (rc != TOID_ELENGTH)
-            return rc;
-    }
-    return TOID_ELENGTH;
 }
 
 int toid_decode(toid_format f, const char *text, size_t len, uint8_t *bin, size_t *err_pos) {

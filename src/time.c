@@ -1,6 +1,8 @@
-/* time.c — RFC 3339 UTC text <-> unix milliseconds, by the proleptic
- * Gregorian calendar arithmetic (days counted in 400-year eras), without
- * libc's time functions or the locale. */
+/* time.c — time text <-> unix milliseconds: RFC 3339 UTC out; in, the
+ * forms people write (ISO 8601 down to the year, @SECONDS, N ms/s/us,
+ * bare unix ms), each with the span of time it names. Proleptic Gregorian
+ * calendar arithmetic (days counted in 400-year eras), without libc's time
+ * functions or the locale. */
 #include "format.h"
 
 #define MS_PER_DAY INT64_C(86400000)
@@ -77,84 +79,224 @@ static int digits(const char *s, size_t len, size_t *i, int n, unsigned *out) {
     return 0;
 }
 
-static int expect(const char *s, size_t len, size_t *i, char c) {
-    if (*i >= len || s[*i] != c)
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Reads 1..19 digits at *i as an unsigned value. */
+static int number(const char *s, size_t len, size_t *i, uint64_t *out) {
+    size_t start = *i;
+    while (*i < len && is_digit(s[*i]))
+        (*i)++;
+    if (*i == start || *i - start > 19)
         return -1;
+    return toid__dec_to_u64(s + start, *i - start, out) < 0 ? -1 : 0;
+}
+
+/* A fraction of a second after '.', to ms; *unit_ms gets the span of its
+ * last digit (100, 10, 1 ms; finer digits are truncated to 1 ms). */
+static int fraction(const char *s, size_t len, size_t *i, unsigned *ms, int64_t *unit_ms) {
+    size_t start = *i;
+    unsigned v = 0;
+    for (; *i < len && is_digit(s[*i]); (*i)++)
+        if (*i - start < 3)
+            v = v * 10 + (unsigned)(s[*i] - '0');
+    size_t n = *i - start;
+    if (n == 0)
+        return -1;
+    for (size_t k = n; k < 3; k++)
+        v *= 10;
+    *ms = v;
+    *unit_ms = n == 1 ? 100 : n == 2 ? 10 : 1;
+    return 0;
+}
+
+/* An integer with a unit: N (unix ms), Nms, Ns, Nus, or @N[.F] (seconds, as
+ * GNU date). 1 if text is not of this kind (no error yet). */
+static int parse_number_forms(const char *s, size_t len, int64_t *first, int64_t *last,
+                              unsigned *notes) {
+    size_t i = 0;
+    bool at = s[0] == '@';
+    i += at;
+    bool neg = i < len && s[i] == '-';
+    i += neg;
+    if (i >= len || !is_digit(s[i]))
+        return 1;
+    size_t d0 = i;
+    uint64_t v;
+    if (number(s, len, &i, &v) < 0)
+        return TOID_EINVAL;
+    size_t ndigits = i - d0;
+    const char *unit = s + i;
+    size_t ulen = len - i;
+    int64_t lo, span;
+    if (at) {                                     /* @SECONDS[.FRACTION] */
+        unsigned ms = 0;
+        span = 1000;
+        if (i < len && s[i] == '.') {
+            i++;
+            if (fraction(s, len, &i, &ms, &span) < 0)
+                return TOID_EINVAL;
+        }
+        if (i != len || v > (uint64_t)INT64_MAX / 1000 - 1)
+            return TOID_EINVAL;
+        lo = (int64_t)v * 1000 + (int64_t)ms;
+        if (neg)
+            lo = -lo;
+    } else if (ulen == 0) {                       /* bare: unix ms, or a year */
+        if (ndigits == 4 && !neg)
+            return 1;                             /* ISO 8601 year: the caller reads it */
+        if (v > (uint64_t)INT64_MAX)
+            return TOID_EINVAL;
+        lo = neg ? -(int64_t)v : (int64_t)v;
+        span = 1;
+        *notes |= TOID_TIME_BARE_INT;
+        if (ndigits == 10 && !neg)
+            *notes |= TOID_TIME_LOOKS_SECONDS;
+    } else if (ulen == 2 && unit[0] == 'm' && unit[1] == 's') {
+        if (v > (uint64_t)INT64_MAX)
+            return TOID_EINVAL;
+        lo = neg ? -(int64_t)v : (int64_t)v;
+        span = 1;
+    } else if (ulen == 1 && unit[0] == 's') {
+        if (v > (uint64_t)INT64_MAX / 1000 - 1)
+            return TOID_EINVAL;
+        lo = (neg ? -(int64_t)v : (int64_t)v) * 1000;
+        span = 1000;
+    } else if (ulen == 2 && unit[0] == 'u' && unit[1] == 's') {
+        /* the ms that holds the microsecond (floor, also below zero) */
+        int64_t us = neg ? -(int64_t)v : (int64_t)v;
+        if (v > (uint64_t)INT64_MAX)
+            return TOID_EINVAL;
+        lo = us >= 0 ? us / 1000 : -((-us + 999) / 1000);
+        span = 1;
+    } else {
+        return neg || at ? TOID_EINVAL : 1;
+    }
+    *first = lo;
+    *last = lo + span - 1;
+    return 0;
+}
+
+/* A zone after a time: Z, +HH:MM, +HHMM, +HH (or -); none means UTC. */
+static int zone(const char *s, size_t len, size_t *i, int64_t *offset_min) {
+    *offset_min = 0;
+    if (*i == len)
+        return 0;
+    if (s[*i] == 'Z' || s[*i] == 'z') {
+        (*i)++;
+        return 0;
+    }
+    if (s[*i] != '+' && s[*i] != '-')
+        return -1;
+    int sign = s[*i] == '-' ? -1 : 1;
+    unsigned oh, om = 0;
     (*i)++;
+    if (digits(s, len, i, 2, &oh))
+        return -1;
+    if (*i < len && s[*i] == ':')
+        (*i)++;
+    if (*i < len && digits(s, len, i, 2, &om))
+        return -1;
+    if (oh > 23 || om > 59)
+        return -1;
+    *offset_min = sign * (int64_t)(oh * 60 + om);
+    return 0;
+}
+
+/* ISO 8601 / RFC 3339, any precision from the year down. */
+static int parse_calendar(const char *s, size_t len, int64_t *first, int64_t *last) {
+    size_t i = 0, ydigits = 0;
+    while (ydigits < len && is_digit(s[ydigits]))
+        ydigits++;
+    if (ydigits < 4 || ydigits > 6)
+        return TOID_EINVAL;
+    unsigned year = 0, mon = 1, day = 1, hh = 0, mm = 0, ss = 0, ms = 0;
+    int64_t unit = 0;          /* the span of the last part given, in ms (0: months) */
+    int months = 12;           /* for a year or a month, the span is in months */
+    digits(s, len, &i, (int)ydigits, &year);
+    if (i < len && s[i] == '-') {
+        i++;
+        if (digits(s, len, &i, 2, &mon) || mon < 1 || mon > 12)
+            return TOID_EINVAL;
+        months = 1;
+        if (i < len && s[i] == '-') {
+            i++;
+            if (digits(s, len, &i, 2, &day))
+                return TOID_EINVAL;
+            static const unsigned char mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+            bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+            if (day < 1 || day > mdays[mon - 1] || (mon == 2 && day == 29 && !leap))
+                return TOID_EINVAL;
+            months = 0;
+            unit = MS_PER_DAY;
+        }
+    }
+    int64_t offset_min = 0;
+    if (months == 0 && i < len && (s[i] == 'T' || s[i] == 't' || s[i] == ' ')) {
+        i++;
+        if (digits(s, len, &i, 2, &hh) || hh > 23)
+            return TOID_EINVAL;
+        unit = 3600000;
+        if (i < len && s[i] == ':') {
+            i++;
+            if (digits(s, len, &i, 2, &mm) || mm > 59)
+                return TOID_EINVAL;
+            unit = 60000;
+            if (i < len && s[i] == ':') {
+                i++;
+                if (digits(s, len, &i, 2, &ss) || ss > 59)
+                    return TOID_EINVAL;
+                unit = 1000;
+                if (i < len && (s[i] == '.' || s[i] == ',')) {
+                    i++;
+                    if (fraction(s, len, &i, &ms, &unit) < 0)
+                        return TOID_EINVAL;
+                }
+            }
+        }
+        if (zone(s, len, &i, &offset_min) < 0)
+            return TOID_EINVAL;
+    }
+    if (i != len)
+        return TOID_EINVAL;
+    int64_t days = days_from_civil(year, mon, day);
+    int64_t lo = days * MS_PER_DAY + (int64_t)hh * 3600000 + (int64_t)mm * 60000 +
+                 (int64_t)ss * 1000 + ms - offset_min * 60000;
+    int64_t hi;
+    if (months) {              /* to the start of the next month or year */
+        unsigned ny = year, nm = mon + (unsigned)months;
+        if (nm > 12) {
+            nm -= 12;
+            ny++;
+        }
+        hi = days_from_civil(ny, nm, 1) * MS_PER_DAY - 1;
+    } else {
+        hi = lo + unit - 1;
+    }
+    *first = lo;
+    *last = hi;
+    return 0;
+}
+
+int toid_parse_time_span(const char *s, size_t len, int64_t *first_ms, int64_t *last_ms,
+                         unsigned *notes) {
+    int64_t lo, hi;
+    unsigned n = 0;
+    if (!s || len == 0 || len > 64)
+        return TOID_EINVAL;
+    int rc = parse_number_forms(s, len, &lo, &hi, &n);
+    if (rc == 1)
+        rc = parse_calendar(s, len, &lo, &hi);
+    if (rc < 0)
+        return TOID_EINVAL;
+    if (first_ms)
+        *first_ms = lo;
+    if (last_ms)
+        *last_ms = hi;
+    if (notes)
+        *notes = n;
     return 0;
 }
 
 int toid_parse_time(const char *s, size_t len, int64_t *unix_ms) {
-    if (!s || len == 0 || len > 64)
-        return TOID_EINVAL;
-    /* Integer milliseconds, optionally negative. */
-    size_t i = s[0] == '-';
-    size_t j = i;
-    while (j < len && s[j] >= '0' && s[j] <= '9')
-        j++;
-    if (j == len && j > i) {
-        uint64_t v;
-        if (toid__dec_to_u64(s + i, len - i, &v) < 0 || v > (uint64_t)INT64_MAX)
-            return TOID_EINVAL;
-        *unix_ms = i ? -(int64_t)v : (int64_t)v;
-        return 0;
-    }
-    /* RFC 3339: the year has 4..6 digits (we print years above 9999). */
-    i = 0;
-    size_t ydigits = 0;
-    while (ydigits < len && s[ydigits] >= '0' && s[ydigits] <= '9')
-        ydigits++;
-    if (ydigits < 4 || ydigits > 6)
-        return TOID_EINVAL;
-    unsigned year, mon, day, hh = 0, mm = 0, ss = 0, ms = 0;
-    if (digits(s, len, &i, (int)ydigits, &year) || expect(s, len, &i, '-') ||
-        digits(s, len, &i, 2, &mon) || expect(s, len, &i, '-') || digits(s, len, &i, 2, &day))
-        return TOID_EINVAL;
-    if (mon < 1 || mon > 12 || day < 1)
-        return TOID_EINVAL;
-    static const unsigned char mdays[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    if (day > mdays[mon - 1] || (mon == 2 && day == 29 && !leap))
-        return TOID_EINVAL;
-    int64_t offset_min = 0;
-    if (i < len) {
-        if (s[i] != 'T' && s[i] != 't' && s[i] != ' ')
-            return TOID_EINVAL;
-        i++;
-        if (digits(s, len, &i, 2, &hh) || expect(s, len, &i, ':') ||
-            digits(s, len, &i, 2, &mm) || expect(s, len, &i, ':') || digits(s, len, &i, 2, &ss))
-            return TOID_EINVAL;
-        if (hh > 23 || mm > 59 || ss > 59)
-            return TOID_EINVAL;
-        if (i < len && s[i] == '.') {
-            i++;
-            size_t start = i;
-            for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-                if (i - start < 3)
-                    ms = ms * 10 + (unsigned)(s[i] - '0');
-            if (i == start)
-                return TOID_EINVAL;
-            for (size_t k = i - start; k < 3; k++)
-                ms *= 10;
-        }
-        if (i < len && (s[i] == 'Z' || s[i] == 'z')) {
-            i++;
-        } else if (i < len && (s[i] == '+' || s[i] == '-')) {
-            int sign = s[i] == '-' ? -1 : 1;
-            unsigned oh, om;
-            i++;
-            if (digits(s, len, &i, 2, &oh) || expect(s, len, &i, ':') || digits(s, len, &i, 2, &om) ||
-                oh > 23 || om > 59)
-                return TOID_EINVAL;
-            offset_min = sign * (int64_t)(oh * 60 + om);
-        } else {
-            return TOID_EINVAL;
-        }
-        if (i != len)
-            return TOID_EINVAL;
-    }
-    int64_t days = days_from_civil(year, mon, day);
-    *unix_ms = days * MS_PER_DAY + (int64_t)hh * 3600000 + (int64_t)mm * 60000 +
-               (int64_t)ss * 1000 + ms - offset_min * 60000;
-    return 0;
+    return toid_parse_time_span(s, len, unix_ms, NULL, NULL);
 }

@@ -29,4 +29,13 @@ cmake -S "$src/tests/consumer" -B "$work/cb" -DCMAKE_PREFIX_PATH="$root" >/dev/n
 cmake --build "$work/cb" >/dev/null
 [ "$("$work/cb/consumer_shared")" = 01ARZ3NDEKTSV4RRFFQ69G5FAV ]
 [ "$("$work/cb/consumer_static")" = 01ARZ3NDEKTSV4RRFFQ69G5FAV ]
+# the systemd unit, its ExecStart at the installed toidd; the completions
+if [ -f "$build/server/toidd" ]; then
+    grep -qx "ExecStart=$prefix/sbin/toidd --state-dir \${STATE_DIRECTORY}" "$root/lib/systemd/system/toidd.service"
+fi
+if [ -d "$build/tools" ]; then
+    test -f "$root/share/bash-completion/completions/toid"
+    test -f "$root/share/zsh/site-functions/_toid"
+    test -f "$root/share/fish/vendor_completions.d/toid.fish"
+fi
 echo "install: ok (SONAME $soname, pkg-config, find_package shared+static)"

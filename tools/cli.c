@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *cli_cmd;
@@ -163,6 +164,18 @@ void cli_input_error(const char *input, size_t len, int err, size_t pos) {
     cli_status = CLI_EXIT_FAIL;
 }
 
+void cli_reject(int f, const char *input, size_t len, int err, size_t pos) {
+    char esc[4 * SHOW_MAX + 4], why[200];
+    if (toid_explain(f, input, len, err, pos, why, sizeof why) < 0) {
+        cli_input_error(input, len, err, pos);
+        return;
+    }
+    cli_escape(input, len, SHOW_MAX, esc);
+    out_flush();
+    fprintf(stderr, "toid: '%s': %s (%s)\n", esc, why, toid_err_name(err));
+    cli_status = CLI_EXIT_FAIL;
+}
+
 void cli_fail(const char *fmt, ...) {
     va_list ap;
     out_flush();
@@ -288,12 +301,29 @@ toid_format cli_format(const char *name) {
     return (toid_format)f;
 }
 
-int cli_parse_time(const char *s, int64_t *ms) {
+int cli_parse_time_span(const char *s, int64_t *first, int64_t *last) {
     if (strcmp(s, "now") == 0) {
-        *ms = toid_clock_now(NULL);
+        *first = *last = toid_clock_now(NULL);
         return 0;
     }
-    return toid_parse_time(s, strlen(s), ms) < 0 ? TOID_EINVAL : 0;
+    unsigned notes = 0;
+    if (toid_parse_time_span(s, strlen(s), first, last, &notes) < 0)
+        return TOID_EINVAL;
+    if (notes & TOID_TIME_LOOKS_SECONDS) {
+        char t[40] = "?";
+        toid_format_time(*first, t, sizeof t);
+        out_flush();
+        fprintf(stderr,
+                "toid: warning: '%s' is read as unix milliseconds (%s); for seconds write @%s "
+                "or %ss\n",
+                cli_show(s), t, cli_show(s), cli_show(s));
+    }
+    return 0;
+}
+
+int cli_parse_time(const char *s, int64_t *ms) {
+    int64_t last;
+    return cli_parse_time_span(s, ms, &last);
 }
 
 int64_t cli_time_option(const char *opt, const char *s) {
@@ -301,6 +331,22 @@ int64_t cli_time_option(const char *opt, const char *s) {
     if (cli_parse_time(s, &ms) < 0)
         cli_usage("bad TIME '%s' for %s", cli_show(s), opt);
     return ms;
+}
+
+size_t cli_local_time(int64_t unix_ms, char *out) {
+    time_t secs = (time_t)(unix_ms >= 0 ? unix_ms / 1000 : (unix_ms - 999) / 1000);
+    int ms = (int)(unix_ms - (int64_t)secs * 1000);
+    struct tm tm;
+    if (!localtime_r(&secs, &tm))
+        return 0;
+    long off = tm.tm_gmtoff / 60;
+    char sign = off < 0 ? '-' : '+';
+    if (off < 0)
+        off = -off;
+    int n = snprintf(out, 48, "%04d-%02d-%02dT%02d:%02d:%02d.%03d%c%02ld:%02ld", tm.tm_year + 1900,
+                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ms, sign, off / 60,
+                     off % 60);
+    return n > 0 && n < 48 ? (size_t)n : 0;
 }
 
 uint64_t cli_uint_option(const char *opt, const char *s, uint64_t max) {

@@ -50,6 +50,9 @@ extern void (*cli_on_quick_exit)(void);
  * a bad character, and " (class)" with toid_err_name(err). */
 #define CLI_NO_POS ((size_t)-1)   /* pos when the error has no position */
 void cli_input_error(const char *input, size_t len, int err, size_t pos);
+/* The same, in toid_explain()'s words: f the format asked for, or -1 for
+ * detection ("UUID version 4, toid reads version 7"). */
+void cli_reject(int f, const char *input, size_t len, int err, size_t pos);
 /* "toid: MESSAGE" on stderr, cli_status = 1 (a failure that is not an input). */
 void cli_fail(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* "toid: MESSAGE (see 'toid CMD --help')" on stderr; exits 2. */
@@ -92,10 +95,18 @@ int cli_next(cli_parser *p, const cli_option *opts, const char **value);
 /* ---- values ---------------------------------------------------------------- */
 /* A format by name, or a usage error. */
 toid_format cli_format(const char *name);
-/* TIME: RFC 3339, integer unix ms, or "now". Returns 0 or TOID_EINVAL. */
+/* TIME: what toid_parse_time_span reads, or "now": the span it names into
+ * [*first, *last]. A bare 10-digit integer gets a warning on stderr (it is
+ * read as ms but looks like seconds). Returns 0 or TOID_EINVAL. */
+int cli_parse_time_span(const char *s, int64_t *first, int64_t *last);
+/* The start of cli_parse_time_span. */
 int cli_parse_time(const char *s, int64_t *ms);
 /* The same for an option's value: a usage error when it is not a TIME. */
 int64_t cli_time_option(const char *opt, const char *s);
+/* unix_ms in local time (TZ) as ISO 8601 with the offset
+ * ("2024-01-01T01:00:00.000+01:00"); out needs 48 bytes. Returns the
+ * length, 0 if the system cannot say. */
+size_t cli_local_time(int64_t unix_ms, char *out);
 /* An unsigned decimal option value (no sign, no spaces) up to max. */
 uint64_t cli_uint_option(const char *opt, const char *s, uint64_t max);
 /* The epoch to pass for format f: TOID_EPOCH_DEFAULT unless an --epoch was
@@ -143,5 +154,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_make(int argc, char **argv);
 int cmd_range(int argc, char **argv);
 int cmd_formats(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 #endif

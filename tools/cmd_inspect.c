@@ -28,25 +28,32 @@ static const char help_text[] =
     "      --int            the IDs are decimal integers (needs -f with a 64-bit\n"
     "                       format: ulid-flake(-scalable), nanoflake, uid11(-seq))\n"
     "      --all            print every format that accepts the ID\n"
+    "      --local          also show the time in the local time zone (TZ)\n"
     "      --layout         also draw the ID's bit layout: its fields over its bits\n"
     "                       and characters, with their values\n"
     "      --color WHEN     colour the layout: auto (a terminal without NO_COLOR),\n"
     "                       always or never (default auto)\n"
     "  -h, --help           show this help\n"
     "\n"
-    "Detection takes the first accepting format of: uuidv7, ulid, scru160, uid11,\n"
-    "ulid-flake, nanoflake; but a 13-character ID that both ulid-flake and\n"
-    "nanoflake accept is nanoflake if it has lower-case and no upper-case letters.\n"
-    "uid11-seq and ulid-flake-scalable need -f (or --all).\n"
+    "Detection reads an ID only at a length its format writes (ulid 26, uuidv7 36\n"
+    "or 32, scru160 32 or 40, ulid-flake and nanoflake 13, uid11 11; other lengths\n"
+    "need -f) and takes the first that reads it of: uuidv7, ulid, scru160, uid11,\n"
+    "ulid-flake, nanoflake; but a 13-character ID with lower-case and no\n"
+    "upper-case letters is nanoflake before ulid-flake. When another format reads\n"
+    "the ID too, a 'note:' line (--json: \"also\") names it. uuidv7 also reads\n"
+    "32 hex digits, {...} and urn:uuid:... forms. uid11-seq and\n"
+    "ulid-flake-scalable need -f (or --all).\n"
     "Only the line feed ends a line: nothing else is trimmed. An invalid ID is\n"
     "reported on stderr and the rest go on; the exit status is then 1.\n";
 
-enum { OPT_FORMAT = 1, OPT_JSON, OPT_EPOCH, OPT_LENIENT, OPT_INT, OPT_ALL, OPT_LAYOUT, OPT_COLOR };
+enum { OPT_FORMAT = 1, OPT_JSON, OPT_EPOCH, OPT_LENIENT, OPT_INT, OPT_ALL, OPT_LAYOUT, OPT_COLOR,
+       OPT_LOCAL };
 
 static const cli_option options[] = {
     {"format", 'f', 1, OPT_FORMAT}, {"json", 0, 0, OPT_JSON}, {"epoch", 0, 1, OPT_EPOCH},
     {"lenient", 0, 0, OPT_LENIENT}, {"int", 0, 0, OPT_INT},   {"all", 0, 0, OPT_ALL},
     {"layout", 0, 0, OPT_LAYOUT},   {"color", 0, 1, OPT_COLOR},
+    {"local", 0, 0, OPT_LOCAL},
     {NULL, 0, 0, 0},
 };
 
@@ -61,7 +68,7 @@ static const toid_format all_order[] = {TOID_UUIDV7,     TOID_ULID,           TO
 typedef struct settings {
     int fixed;              /* -f given */
     toid_format format;
-    int json, lenient, int_mode, all;
+    int json, lenient, int_mode, all, local;
     int layout, color;      /* --layout; its colours (layout_color) */
     int have_epoch;
     int64_t epoch_ms;
@@ -117,19 +124,60 @@ static int decode_as(toid_format f, const char *s, size_t len, uint8_t *bin, siz
             *pos = input_pos(s, len, *pos);
         return rc;
     }
-    return toid_decode(f, s, len, bin, pos);
+    return toid_decode_forms(f, s, len, bin, pos);
 }
 
-static void emit(toid_format f, const uint8_t *bin) {
+/* The extras of a record: the other formats that read the ID, and the local
+ * time (--local). Human: "local:" and "note:" lines; JSON: "local_time" and
+ * "also" members before the closing brace at o[-1]. */
+static char *extras(char *o, toid_format f, const uint8_t *bin, int64_t epoch, uint32_t also) {
+    char local[48];
+    size_t nlocal = 0;
+    if (S.local) {
+        int64_t ms;
+        if (toid_time_of(f, bin, epoch, &ms) == 0)
+            nlocal = cli_local_time(ms, local);
+    }
+    if (!also && !nlocal)
+        return o;
+    if (S.json) {
+        o--;                                   /* the closing brace */
+        if (nlocal)
+            o += sprintf(o, ",\"local_time\":\"%s\"", local);
+        if (also) {
+            o += sprintf(o, ",\"also\":[");
+            for (int g = 0, n = 0; g < TOID_FORMAT_COUNT; g++)
+                if (also >> g & 1u)
+                    o += sprintf(o, "%s\"%s\"", n++ ? "," : "", toid_format_get((toid_format)g)->name);
+            *o++ = ']';
+        }
+        *o++ = '}';
+        return o;
+    }
+    if (nlocal)
+        o += sprintf(o, "local:     %s\n", local);
+    if (also) {
+        o += sprintf(o, "note:      also reads as");
+        for (int g = 0; g < TOID_FORMAT_COUNT; g++)
+            if (also >> g & 1u)
+                o += sprintf(o, " %s", toid_format_get((toid_format)g)->name);
+        o += sprintf(o, " (-f picks one)\n");
+    }
+    return o;
+}
+
+static void emit(toid_format f, const uint8_t *bin, uint32_t also) {
     int64_t epoch = cli_epoch_for(f, S.have_epoch, S.epoch_ms);
     char *o = out_reserve(RENDER_MAX + 2);
     if (S.json) {
         o += render_json(f, bin, epoch, o);
+        o = extras(o, f, bin, epoch, also);
         *o++ = '\n';
     } else {
         if (records)            /* a blank line between records */
             *o++ = '\n';
         o += render_human(f, bin, epoch, o);
+        o = extras(o, f, bin, epoch, also);
     }
     out_commit(o);
     records++;
@@ -137,16 +185,20 @@ static void emit(toid_format f, const uint8_t *bin) {
         layout_draw(f, bin, epoch, S.color);
 }
 
-static void input_error(const char *s, size_t len, int err, size_t pos) { cli_input_error(s, len, err, pos); }
+static void input_error(int fmt, const char *s, size_t len, int err, size_t pos) {
+    cli_reject(fmt, s, len, err, pos);
+}
 
-/* Which formats accept s (auto-detection), --lenient included. */
+/* Which formats detection considers s to be (toid_detectable), --lenient
+ * included; with --all, every format that decodes it. */
 static uint32_t accepting(const char *s, size_t len) {
-    uint32_t mask = toid_accepting(s, len);
+    uint32_t (*which)(const char *, size_t) = S.all ? toid_accepting : toid_detectable;
+    uint32_t mask = which(s, len);
     if (S.lenient) {
         char *norm = scratch(len + 1);
         int n = toid_normalize(s, len, norm, len + 1);
         if (n >= 0)
-            mask |= toid_accepting(norm, (size_t)n) & S.crockford;
+            mask |= which(norm, (size_t)n) & S.crockford;
     }
     return mask;
 }
@@ -162,19 +214,25 @@ static int looks_lower(const char *s, size_t len) {
     return lower;
 }
 
-/* The error to report when no format accepts s: the first format in the
- * detection order for which s has the right length, else a length error. */
+/* The error to report when no format is detected: the library's (the first
+ * format by rank that has the text's length), in its words; with --lenient,
+ * that of the normalised text where it has a Crockford format's length. */
 static void report_undetected(const char *s, size_t len) {
     uint8_t bin[TOID_BIN_MAX];
     size_t pos = 0;
-    for (size_t i = 0; i < COUNT_OF(detect_order); i++) {
-        int rc = decode_as(detect_order[i], s, len, bin, &pos);
-        if (rc != TOID_ELENGTH) {
-            input_error(s, len, rc < 0 ? rc : TOID_EINVAL, pos);
-            return;
+    if (S.lenient) {
+        char *norm = scratch(len + 1);
+        int n = toid_normalize(s, len, norm, len + 1);
+        if (n >= 0 && (size_t)n != len) {
+            int rc = toid_detect(norm, (size_t)n, bin, &pos);
+            if (rc != TOID_ELENGTH) {
+                input_error(-1, s, len, rc < 0 ? rc : TOID_EINVAL, input_pos(s, len, pos));
+                return;
+            }
         }
     }
-    input_error(s, len, TOID_ELENGTH, 0);
+    int rc = toid_detect(s, len, bin, &pos);
+    input_error(-1, s, len, rc < 0 ? rc : TOID_EINVAL, pos);
 }
 
 static void inspect_one(const char *s, size_t len) {
@@ -183,9 +241,9 @@ static void inspect_one(const char *s, size_t len) {
     if (S.fixed) {
         int rc = decode_as(S.format, s, len, bin, &pos);
         if (rc < 0)
-            input_error(s, len, rc, pos);
+            input_error((int)S.format, s, len, rc, pos);
         else
-            emit(S.format, bin);
+            emit(S.format, bin, 0);
         return;
     }
     uint32_t mask = accepting(s, len);
@@ -196,24 +254,26 @@ static void inspect_one(const char *s, size_t len) {
     if (S.all) {
         for (size_t i = 0; i < COUNT_OF(all_order); i++)
             if (mask >> all_order[i] & 1u && decode_as(all_order[i], s, len, bin, &pos) == 0)
-                emit(all_order[i], bin);
+                emit(all_order[i], bin, 0);
         return;
     }
-    uint32_t both = 1u << TOID_ULID_FLAKE | 1u << TOID_NANOFLAKE;
-    if ((mask & both) == both && looks_lower(s, len))
-        mask &= ~(1u << TOID_ULID_FLAKE);
+    int lower = looks_lower(s, len);
     for (size_t i = 0; i < COUNT_OF(detect_order); i++) {
         toid_format f = detect_order[i];
+        if (lower && f == TOID_ULID_FLAKE)          /* nanoflake's canonical case */
+            f = TOID_NANOFLAKE;
+        else if (lower && f == TOID_NANOFLAKE)
+            f = TOID_ULID_FLAKE;
         if (mask >> f & 1u) {
             int rc = decode_as(f, s, len, bin, &pos);
             if (rc < 0)
-                input_error(s, len, rc, pos);
+                input_error(-1, s, len, rc, pos);
             else
-                emit(f, bin);
+                emit(f, bin, mask & ~(1u << f));
             return;
         }
     }
-    report_undetected(s, len);   /* only uid11-seq or ulid-flake-scalable: not detected */
+    report_undetected(s, len);
 }
 
 /* ---- stdin ------------------------------------------------------------------------ */
@@ -305,6 +365,9 @@ int cmd_inspect(int argc, char **argv) {
             break;
         case OPT_ALL:
             S.all = 1;
+            break;
+        case OPT_LOCAL:
+            S.local = 1;
             break;
         case OPT_LAYOUT:
             S.layout = 1;

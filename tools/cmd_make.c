@@ -23,13 +23,48 @@ static const char help_text[] =
     "      --json         print the inspection fields as one JSON object\n"
     "  -h, --help         show this help\n"
     "\n"
-    "TIME is RFC 3339 (2024-01-01T00:00:00Z), integer unix ms, or 'now'.\n";
+    "TIME is ISO 8601 from the year down to the ms (2024-01-01T10:30Z,\n"
+    "2024-01-01T10:30:00.250+01:00; no zone means UTC; a coarser time is its\n"
+    "start), @SECONDS, a number with ms, s or us, a bare integer of unix ms (a\n"
+    "10-digit one gets a warning: it looks like seconds), or 'now'.\n";
 
 enum { OPT_EPOCH = 1, OPT_AS, OPT_JSON };
 
 static const cli_option options[] = {
     {"epoch", 0, 1, OPT_EPOCH}, {"as", 0, 1, OPT_AS}, {"json", 0, 0, OPT_JSON}, {NULL, 0, 0, 0},
 };
+
+/* "nanoflake: generator 5000 is out of range 0..1023" for the first
+ * numeric sub-field wider than its bits; 0 if there is none. */
+static int field_out_of_range(toid_format f, const char **fields, int nfields) {
+    for (int i = 0; i < nfields; i++) {
+        const char *a = fields[i], *eq = strchr(a, '=');
+        char name[32];
+        size_t n = (size_t)(eq - a);
+        if (n >= sizeof name)
+            continue;
+        memcpy(name, a, n);
+        name[n] = '\0';
+        for (int id = 0; id < TOID_FIELD_COUNT; id++) {
+            unsigned bits = strcmp(toid_field_name((toid_field_id)id), name) == 0
+                                ? toid_field_bits(f, (toid_field_id)id) : 0;
+            if (bits == 0 || bits >= 64)
+                continue;
+            uint64_t max = (UINT64_C(1) << bits) - 1, v = 0;
+            const char *p = eq + 1;
+            int digits = 0;
+            for (; *p >= '0' && *p <= '9' && digits < 20; p++, digits++)
+                v = v > UINT64_MAX / 10 ? UINT64_MAX : v * 10 + (uint64_t)(*p - '0');
+            if (*p || !digits || v > max) {
+                out_flush();
+                cli_fail("%s: %s %s is out of range 0..%llu (invalid)", toid_format_get(f)->name,
+                         name, cli_show(eq + 1), (unsigned long long)max);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
 
 int cmd_make(int argc, char **argv) {
     cli_parser p;
@@ -97,13 +132,20 @@ int cmd_make(int argc, char **argv) {
         const char *name = a, *value = eq + 1;
         size_t name_len = (size_t)(eq - a), value_len = strlen(value);
         char now_text[24];
-        if (name_len == 4 && memcmp(name, "time", 4) == 0 && strcmp(value, "now") == 0) {
-            value_len = cli_i64_dec(toid_clock_now(NULL), now_text);
+        int64_t first, last;
+        /* time=: the CLI's TIME ('now', and a warning for a 10-digit bare
+         * integer), then the library reads it as it reads every time */
+        if (name_len == 4 && memcmp(name, "time", 4) == 0 && cli_parse_time_span(value, &first, &last) == 0) {
+            value_len = cli_i64_dec(first, now_text);
             value = now_text;
             name = "unix_ms";
             name_len = 7;
         }
         int rc = toid_fields_set(f, &in, name, name_len, value, value_len);
+        if (rc == TOID_EINVAL && field_out_of_range(f, &fields[i], 1)) {
+            free(fields);
+            return CLI_EXIT_FAIL;
+        }
         if (rc < 0) {
             cli_input_error(a, strlen(a), rc, CLI_NO_POS);
             free(fields);
@@ -113,6 +155,10 @@ int cmd_make(int argc, char **argv) {
     }
     uint8_t bin[TOID_BIN_MAX];
     int rc = toid_make(f, &in, epoch, bin);
+    if (rc == TOID_EINVAL && field_out_of_range(f, fields, nfields)) {
+        free(fields);
+        return CLI_EXIT_FAIL;
+    }
     if (rc < 0) {
         /* the input is the whole list of fields */
         char *joined = malloc(joined_len + 1), *q = joined;

@@ -8,9 +8,11 @@
 static const char help_text[] =
     "Usage: toid range FORMAT FROM [TO] [OPTION]...\n"
     "   or: toid range uid11 --prefix PREFIX [OPTION]...\n"
-    "Print the smallest ID of FORMAT whose time is FROM and the largest whose\n"
-    "time is TO (default FROM), one per line: the bounds of\n"
-    "'WHERE id BETWEEN lo AND hi' for the ms from FROM to TO.\n"
+    "Print the smallest ID of FORMAT whose time is in FROM and the largest whose\n"
+    "time is in TO (default FROM), one per line: the bounds of\n"
+    "'WHERE id BETWEEN lo AND hi' for the time from FROM to TO. A time written\n"
+    "to a coarser precision is its whole span: 2024 is the year, 2024-01-01 the\n"
+    "day, 2024-01-01T10 the hour, @1704067200 or 1704067200s the second.\n"
     "\n"
     "      --prefix P     uid11, uid11-seq: the lowest and highest ID that start\n"
     "                     with the Base58 symbols P (0..11 of them)\n"
@@ -21,7 +23,9 @@ static const char help_text[] =
     "                     inspection fields\n"
     "  -h, --help         show this help\n"
     "\n"
-    "TIME is RFC 3339 (2024-01-01T00:00:00Z), integer unix ms, or 'now'.\n";
+    "TIME is ISO 8601 from the year down to the ms (2024, 2024-01-01T10:30Z,\n"
+    "2024-01-01T10:30:00.250+01:00; no zone means UTC), @SECONDS, a number with\n"
+    "ms, s or us, a bare integer of unix ms, or 'now'.\n";
 
 enum { OPT_PREFIX = 1, OPT_EPOCH, OPT_AS, OPT_JSON };
 
@@ -30,13 +34,14 @@ static const cli_option options[] = {
     {"json", 0, 0, OPT_JSON},     {NULL, 0, 0, 0},
 };
 
-/* A FROM or TO operand: a TIME, or an input error. */
-static int operand_time(const char *s, int64_t *ms) {
-    if (cli_parse_time(s, ms) == 0)
+/* A FROM or TO operand: the span of a TIME, or an input error. */
+static int operand_time(const char *s, int64_t *first, int64_t *last) {
+    if (cli_parse_time_span(s, first, last) == 0)
         return 0;
     out_flush();
-    cli_fail("'%s': invalid argument, expected RFC 3339, unix ms or 'now' (%s)", cli_show(s),
-             toid_err_name(TOID_EINVAL));
+    cli_fail("'%s': invalid argument, expected ISO 8601 (2024, 2024-01-01T10:30Z), "
+             "@SECONDS, Nms/Ns/Nus, unix ms or 'now' (%s)",
+             cli_show(s), toid_err_name(TOID_EINVAL));
     return -1;
 }
 
@@ -137,11 +142,12 @@ int cmd_range(int argc, char **argv) {
 
     if (!from)
         cli_usage("missing FROM");
-    int64_t from_ms, to_ms;
-    if (operand_time(from, &from_ms) < 0 || (to && operand_time(to, &to_ms) < 0))
+    int64_t from_ms, from_last, to_first, to_ms;
+    if (operand_time(from, &from_ms, &from_last) < 0 ||
+        (to && operand_time(to, &to_first, &to_ms) < 0))
         return CLI_EXIT_FAIL;
     if (!to)
-        to_ms = from_ms;
+        to_ms = from_last;
     int rc = toid_time_bounds(f, from_ms, epoch, lo, NULL);
     if (rc < 0) {
         cli_input_error(from, strlen(from), rc, CLI_NO_POS);

@@ -17,6 +17,7 @@ static const char usage_text[] =
     "  inspect [-f FORMAT] [ID]   decode IDs (arguments, or lines of stdin)\n"
     "  make FORMAT FIELD=VALUE    compose an ID from its fields\n"
     "  range FORMAT FROM [TO]     the smallest ID at FROM and the largest at TO\n"
+    "  convert --to KIND [ID]     the same value in another form (int, hex, uuid...)\n"
     "  formats                    the table of formats\n"
     "  help [COMMAND]             this text, or a command's help\n"
     "\n"
@@ -25,7 +26,8 @@ static const char usage_text[] =
     "  -V, --version              show the version\n"
     "\n"
     "Formats: ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq\n"
-    "uuidv7. TIME is RFC 3339 (2024-01-01T00:00:00Z), integer unix ms, or 'now'.\n"
+    "uuidv7 (any case; aliases uuid7, xid). TIME is ISO 8601 (2024,\n"
+    "2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer unix ms, or 'now'.\n"
     "Exit status: 0 success, 1 an invalid input or a failure, 2 a usage error.\n"
     "See toid(1) for the details.\n";
 
@@ -36,7 +38,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"new", cmd_new},         {"inspect", cmd_inspect}, {"make", cmd_make},
-    {"range", cmd_range},     {"formats", cmd_formats},
+    {"range", cmd_range},     {"formats", cmd_formats}, {"convert", cmd_convert},
 };
 
 static const command *find_command(const char *name) {

@@ -153,7 +153,7 @@ int toidsql_arg_id(sqlite3_context *ctx, const char *fn, toid_format f,
     }
 }
 
-int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
+int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int span_end,
                      int64_t *unix_ms) {
     switch (sqlite3_value_type(v)) {
     case SQLITE_NULL:
@@ -164,20 +164,16 @@ int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
     case SQLITE_TEXT: {
         const char *text = (const char *)sqlite3_value_text(v);
         int len = sqlite3_value_bytes(v);
-        if (text && toid_parse_time(text, (size_t)len, unix_ms) == 0)
+        /* the library's parser: SQLite's own datetime text has no zone,
+         * which it reads as UTC, as SQLite means it */
+        int64_t first, last;
+        if (text && toid_parse_time_span(text, (size_t)len, &first, &last, NULL) == 0) {
+            *unix_ms = span_end ? last : first;
             return 1;
-        /* SQLite's own datetime text has no zone and means UTC: read it
-         * with a 'Z' added (the library wants the zone of a date-time). */
-        char zoned[72];
-        if (text && len > 0 && len < 64 && text[len - 1] != 'Z' && text[len - 1] != 'z') {
-            memcpy(zoned, text, (size_t)len);
-            zoned[len] = 'Z';
-            if (toid_parse_time(zoned, (size_t)len + 1, unix_ms) == 0)
-                return 1;
         }
         char what[200];
         sqlite3_snprintf((int)sizeof what, what, "'%.40s' is not a time (SQLite datetime text "
-                         "'YYYY-MM-DD HH:MM:SS.SSS' in UTC, RFC 3339, or unix ms) (invalid)",
+                         "'YYYY-MM-DD HH:MM:SS.SSS' in UTC, ISO 8601, @SECONDS, or unix ms) (invalid)",
                          text ? text : "");
         toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
         return -1;

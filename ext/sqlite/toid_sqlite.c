@@ -255,7 +255,8 @@ static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 enum { BOUND_MIN = 1, BOUND_MAX = 2, BOUND_BLOB = 4 };
 
 /* toid_min / toid_max (text) and toid_min_blob / toid_max_blob: the smallest
- * or largest ID of the ms t. Text for columns filled by toid_new, blob for
+ * ID of the first ms of t, or the largest of its last (t as text names a
+ * span: '2024-01-01' is the day). Text for columns filled by toid_new, blob for
  * columns filled by toid_new_blob: SQLite orders every blob after every
  * text, so the bound must have the column's type. */
 static void fn_bound(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
@@ -268,7 +269,7 @@ static void fn_bound(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     uint8_t bin[TOID_BIN_MAX];
     int rc = toidsql_arg_format(ctx, fn, argv[0], &f);
     if (rc == 1)
-        rc = toidsql_arg_time(ctx, fn, argv[1], &ms);
+        rc = toidsql_arg_time(ctx, fn, argv[1], !(how & BOUND_MIN), &ms);
     if (rc == 0)
         sqlite3_result_null(ctx);
     if (rc < 1)

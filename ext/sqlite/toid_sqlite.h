@@ -55,9 +55,11 @@ int toidsql_arg_format(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
 int toidsql_arg_id(sqlite3_context *ctx, const char *fn, toid_format f,
                    sqlite3_value *v, uint8_t bin[TOID_BIN_MAX]);
 
-/* A time: an integer of unix ms, or text as SQLite's datetime
- * ('YYYY-MM-DD HH:MM:SS.SSS', UTC), RFC 3339 / ISO 8601, or decimal ms. */
-int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
+/* A time: an integer of unix ms, or text as the library reads it
+ * (toid_parse_time_span: SQLite's datetime 'YYYY-MM-DD HH:MM:SS.SSS' in UTC,
+ * ISO 8601 at any precision, @SECONDS, decimal ms). Text names a span (a day,
+ * a second): its first ms, or its last with span_end (toid_max). */
+int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int span_end,
                      int64_t *unix_ms);
 
 /* Sets "fn: format: <library message> (<class>)" on ctx, with " at

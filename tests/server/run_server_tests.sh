@@ -120,11 +120,11 @@ if [ -n "$NOTIFY_RECV" ]; then
 fi
 
 # ---------------------------------------------------------------- the systemd unit
-# systemd-analyze checks packaging/toidd.service offline (no running systemd
+# systemd-analyze checks packaging/toidd.service.in offline (no running systemd
 # needed): every directive known and well-formed, pointed at this toidd
 if command -v systemd-analyze >/dev/null; then
-    sed "s|^ExecStart=/usr/local/sbin/toidd|ExecStart=$(cd "$(dirname "$TOIDD")" && pwd)/$(basename "$TOIDD")|" \
-        "$(dirname "$0")/../../packaging/toidd.service" >"$WORK/toidd.service"
+    sed "s|^ExecStart=@TOID_FULL_SBINDIR@/toidd|ExecStart=$(cd "$(dirname "$TOIDD")" && pwd)/$(basename "$TOIDD")|" \
+        "$(dirname "$0")/../../packaging/toidd.service.in" >"$WORK/toidd.service"
     check "packaging/toidd.service: ExecStart points at the toidd under test" \
         grep -q "^ExecStart=/.*toidd --state-dir" "$WORK/toidd.service"
     out=$(systemd-analyze verify --man=no "$WORK/toidd.service" 2>&1)
@@ -191,9 +191,19 @@ u=$(H "127.0.0.1:$HP/v1/new/uuidv7")
 check "auto-detected inspect (uuidv7)" grep -q '"format":"uuidv7"' <<<"$(H "127.0.0.1:$HP/v1/inspect/$u")"
 check "inspect: a bad character is 400 with its position" \
     [ "$(H -w ' %{http_code}' "127.0.0.1:$HP/v1/inspect/ulid/01ARZ3NDEKTSV4RRFFQ69G5FA_")" = \
-      '{"error":"char","message":"bad character","position":25}
+      '{"error":"char","message":"bad character at position 25","position":25}
  400' ]
 check "inspect: undetectable is 400" [ "$(code "127.0.0.1:$HP/v1/inspect/xyz-")" = 400 ]
+# detection never guesses silently (the library's rules, as toid inspect)
+check "inspect: a word is 400 (not a nanoflake)" [ "$(code "127.0.0.1:$HP/v1/inspect/hello")" = 400 ]
+check "inspect: a cut ULID is 400, the lengths named" grep -q '"error":"undetected","message":"no format writes 12 characters' \
+    <<<"$(H "127.0.0.1:$HP/v1/inspect/01ARZ3NDEKTS")"
+check "inspect: 32-hex UUIDv7 is uuidv7, scru160 in also" \
+    grep -q '"format":"uuidv7",.*,"also":\["scru160"\]}$' <<<"$(H "127.0.0.1:$HP/v1/inspect/01a2078766da75a39228ec6ccd8b88fb")"
+check "inspect: a UUIDv4 names its version" grep -q '"message":"UUID version 4, toid reads version 7"' \
+    <<<"$(H "127.0.0.1:$HP/v1/inspect/uuidv7/550e8400-e29b-41d4-a716-446655440000")"
+check "inspect: format names in any case" grep -q '"format":"uuidv7"' \
+    <<<"$(H "127.0.0.1:$HP/v1/inspect/UUIDv7/017f22e279b07cc398c4dc0c0c07398f")"
 check "inspect: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/inspect/nope/abc")" = 404 ]
 check "new: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/new/nope")" = 404 ]
 check "new: count=0 is 200 with no IDs (as toid new -n 0)" \
@@ -323,6 +333,7 @@ done
 check "ID.INSPECT detects" grep -q '"format":"ulid"' <<<"$(R ID.INSPECT 01ARZ3NDEKTSV4RRFFQ69G5FAV)"
 check "ID.INSPECT bad id is an error" grep -q '^ERR invalid id: bad character at position 25' \
     <<<"$(R ID.INSPECT ulid 01ARZ3NDEKTSV4RRFFQ69G5FA_)"
+check "ID.INSPECT of a word is an error" grep -q '^ERR invalid id: a word, not an ID' <<<"$(R ID.INSPECT information)"
 check "ID.NEW unknown format is an error" grep -q "^ERR unknown format 'nope'" <<<"$(R ID.NEW nope)"
 check "ID.NEW count 0 is an empty array" [ "$(raw "$RP" 'ID.NEW ulid 0\r\nQUIT\r\n' | head -1)" = $'*0\r' ]
 check "ID.NEW count 10001 is an error" grep -q '^ERR count must be' <<<"$(R ID.NEW ulid 10001)"

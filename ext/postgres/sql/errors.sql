@@ -54,6 +54,10 @@ SELECT try($$SELECT ulid_flake_make('{"int": "9223372036854775808"}')$$);
 SELECT try($$SELECT ulid_make('[1]')$$);
 SELECT try($$SELECT toid_parse('hello world')$$);
 SELECT try($$SELECT toid_parse('01ARZ3NDEKTSV4RRFFQ69G5FAU')$$);
+-- detection never guesses: a word, a cut ULID, a UUID of another version
+SELECT try($$SELECT toid_parse('information')$$);
+SELECT try($$SELECT toid_parse('01ARZ3NDEKTS')$$);
+SELECT try($$SELECT toid_parse('550e8400-e29b-41d4-a716-446655440000')$$);
 -- a C function bound under a name that names no format: an error, not a guess
 CREATE FUNCTION misnamed(ulid) RETURNS timestamptz AS '$libdir/toid', 'toid_pg_time' LANGUAGE C STRICT;
 SELECT try($$SELECT misnamed('01ARZ3NDEKTSV4RRFFQ69G5FAV')$$);

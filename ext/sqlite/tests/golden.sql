@@ -112,7 +112,7 @@ SELECT toid_encode('uid11', 1.5);
 SELECT toid_int('ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAV');
 SELECT toid_int('uid11', 'jpXCZedGfVQ');
 -- formats, nodes, times
-SELECT toid_new('ULID');
+SELECT length(toid_new('ULID')), toid_min('UUIDv7', '2024'), toid_max('ulid_flake', '2024-01-01T10');
 SELECT toid_decode('snowflake', '1');
 SELECT toid_node('ulid', 1);
 SELECT toid_node('nanoflake', 1024);
