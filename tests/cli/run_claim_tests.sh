@@ -35,23 +35,8 @@ trap cleanup EXIT
 export XDG_RUNTIME_DIR=$WORK/run
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$*"
-}
-check() {
-    local what=$1
-    shift
-    if "$@"; then pass; else fail "$what"; fi
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit $?
-}
+# pass, fail, check, finish
+. "$(dirname "$0")/../check_lib.sh"
 
 # 8 runs of `toid new FORMAT -n COUNT ARGS...` at once; every ID once.
 race() {

@@ -25,18 +25,8 @@ GOLDEN=$HERE/golden
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$*"
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit $?
-}
+# pass, fail, check, finish
+. "$(dirname "$0")/../check_lib.sh"
 
 if [ ! -x "$TOID" ]; then
     fail "no executable at '$TOID'"

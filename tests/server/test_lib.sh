@@ -1,25 +1,10 @@
-# test_lib.sh — sourced by the server test scripts: the
-# pass/fail counting, check, finish, the tool check, PY (Debian's python3,
+# test_lib.sh — sourced by the server test scripts: the counting of
+# ../check_lib.sh (pass, fail, check, finish), the tool check, PY (Debian's python3,
 # which has python3-redis, rather than another python3 in PATH), and
 # start/stop/waitfor of a toidd ($TOIDD, logs in $WORK, pids added to
 # $SERVER_PIDS for the caller's cleanup).
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    printf 'FAIL: %s\n' "$*"
-}
-check() {   # check DESCRIPTION COMMAND...
-    local what=$1
-    shift
-    if "$@"; then pass; else fail "$what"; fi
-}
-finish() {
-    echo "$passed passed, $failed failed"
-    [ "$failed" -eq 0 ]
-    exit $?
-}
+# pass, fail, check, finish
+. "$(dirname "${BASH_SOURCE[0]}")/../check_lib.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 need_tools() {   # need_tools TOOL...: each installed, or a failure and the end
