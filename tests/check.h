@@ -5,7 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* One program's counters. A program of several files defines
+ * CHECK_COUNTERS_EXTERN before including this and defines the two counters
+ * in one of them. */
+#ifdef CHECK_COUNTERS_EXTERN
+extern long check_passed, check_failed;
+#else
 static long check_passed, check_failed;
+#endif
 
 #define CHECK(cond) CHECK_MSG(cond, "%s", #cond)
 #define CHECK_MSG(cond, ...) do { \

@@ -12,20 +12,14 @@
 #include "toid.h"
 #include "toid_claim.h"
 
-extern long check_passed, check_failed;
-#define CHECK(cond) CHECK_MSG(cond, "%s", #cond)
-#define CHECK_MSG(cond, ...) do { \
-        if (cond) check_passed++; \
-        else { check_failed++; fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \
-               fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } while (0)
+/* The assertions of check.h, over counters defined in test_claim.c; the
+ * integer comparison also shows the claim layer's last log message. */
+#define CHECK_COUNTERS_EXTERN
+#include "check.h"
+#undef CHECK_EQ_INT
 #define CHECK_EQ_INT(a, b) do { long long a_ = (long long)(a), b_ = (long long)(b); \
         CHECK_MSG(a_ == b_, "%s == %s: %lld != %lld (last message: %s)", #a, #b, a_, b_, \
                   tc_last()); } while (0)
-
-static inline int check_report(void) {
-    printf("%ld passed, %ld failed\n", check_passed, check_failed);
-    return check_failed ? 1 : 0;
-}
 
 /* Options for tests: log to a buffer (tc_last), small reservations. */
 void tc_opts(toid_claimer_opts *o);
