@@ -9,11 +9,14 @@
 #include "format.h"
 
 /* The level in use: 0 scalar (and ChaCha20 4 blocks with SSE2), 1 SSSE3
- * codecs, 2 those and ChaCha20 8 blocks with AVX2. Detected on first use (CPUID, and
- * the environment variable TOID_SIMD=off forces 0); toid_simd_select
- * changes it. */
+ * codecs, 2 those and ChaCha20 8 blocks with AVX2, 3 those and ChaCha20 16
+ * blocks with AVX-512 (F and VL). Detected on first use (CPUID, and the
+ * environment variable TOID_SIMD=off forces 0); toid_simd_select changes
+ * it. */
 extern int toid__simd_level TOID__HIDDEN;
 int toid__simd_init(void) TOID__HIDDEN;
+/* For the tests: level min(level, the best this CPU has); returns it. */
+int toid__test_simd_level(int level) TOID__HIDDEN;
 static inline int toid__simd(void) {
     int l = __atomic_load_n(&toid__simd_level, __ATOMIC_RELAXED);
     return __builtin_expect(l >= 0, 1) ? l : toid__simd_init();
