@@ -1,4 +1,4 @@
-/* simd.h — the SIMD codecs (x86-64: SSSE3; UUID, ULID, SCRU160) and the run-time choice between
+/* simd.h — the SIMD codecs (x86-64: SSSE3; UUID, ULID, SCRU160, hex) and the run-time choice between
  * them and the scalar code, which stays the reference and the fallback. A
  * SIMD decoder only ever accepts: on anything it does not accept (a bad
  * character, a misplaced hyphen, an overflow, the wrong version) the caller
@@ -26,6 +26,8 @@ static inline int toid__simd(void) {
 #define TOID__HAVE_SIMD 1
 /* 16 bytes -> the 36-character UUID text (lower case, hyphens). */
 void toid__uuid_encode_ssse3(const uint8_t *bin, char *out) TOID__HIDDEN;
+/* n >= 16 bytes -> 2n lower-case hex digits (no terminator). */
+void toid__hex_encode_ssse3(const uint8_t *bytes, size_t n, char *out) TOID__HIDDEN;
 /* 36 characters -> 16 bytes; 0, or -1 for anything that is not a valid
  * UUIDv7 text (hyphens, hex digits, version 7, variant 0b10). */
 int toid__uuid_decode_ssse3(const char *s, uint8_t *bin) TOID__HIDDEN;
