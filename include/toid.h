@@ -286,8 +286,8 @@ TOID_API int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t o
 
 /*
  * Which implementation the text codecs and the CSPRNG run. On x86-64 the
- * UUID (uuidv7), ULID and SCRU160 (both text forms; hex-40 decode only)
- * encoders and decoders have SSSE3 versions, and the
+ * UUID (uuidv7), ULID and SCRU160 (both text forms) encoders and decoders
+ * and toid_hex_encode (16 bytes or more) have SSSE3 versions, and the
  * CSPRNG's ChaCha20 makes 16 blocks at a time with AVX-512 (F and VL) or 8
  * with AVX2, each chosen at run time when the CPU has it. The scalar code (for ChaCha20: 4 blocks with
  * SSE2) is the reference and the fallback, and both paths give the same
