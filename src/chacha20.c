@@ -41,6 +41,21 @@ void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_
     }
 }
 
+/* The 20 rounds of the SIMD versions: Q is their quarter round on x[16],
+ * one register per state word. */
+#define ROUNDS(Q, x)                                                                    \
+    for (int r = 0; r < 10; r++) {                                                      \
+        Q(x[0], x[4], x[8], x[12]); Q(x[1], x[5], x[9], x[13]);                         \
+        Q(x[2], x[6], x[10], x[14]); Q(x[3], x[7], x[11], x[15]);                       \
+        Q(x[0], x[5], x[10], x[15]); Q(x[1], x[6], x[11], x[12]);                       \
+        Q(x[2], x[7], x[8], x[13]); Q(x[3], x[4], x[9], x[14]);                         \
+    }
+
+/* The 16 input words of a block, its counter word 0. */
+#define STATE_WORDS(key, nonce)                                                             \
+    {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574, key[0], key[1], key[2], key[3], key[4], \
+     key[5], key[6], key[7], 0, nonce[0], nonce[1], nonce[2]}
+
 #define LANES TOID__CHACHA_LANES
 #define VQR(a, b, c, d)                                                   \
     for (int l = 0; l < LANES; l++) {                                     \
@@ -52,9 +67,7 @@ void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_
 
 static void blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                             uint8_t *out) {
-    const uint32_t words[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
-                                key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
-                                0, nonce[0], nonce[1], nonce[2]};
+    const uint32_t words[16] = STATE_WORDS(key, nonce);
     uint32_t x[16][LANES], in[16][LANES];
     for (int i = 0; i < 16; i++)
         for (int l = 0; l < LANES; l++)
@@ -90,25 +103,14 @@ static void blocks_portable(const uint32_t key[8], uint32_t counter, const uint3
     c = _mm_add_epi32(c, d); b = _mm_xor_si128(b, c); b = ROTV(b, 7)
 
 static void blocks_sse2(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out) {
-    const uint32_t words[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
-                                key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
-                                0, nonce[0], nonce[1], nonce[2]};
+    const uint32_t words[16] = STATE_WORDS(key, nonce);
     __m128i in[16], x[16];
     for (int i = 0; i < 16; i++)
         in[i] = _mm_set1_epi32((int)words[i]);
     in[12] = _mm_add_epi32(_mm_set1_epi32((int)counter), _mm_set_epi32(3, 2, 1, 0));
     for (int i = 0; i < 16; i++)
         x[i] = in[i];
-    for (int r = 0; r < 10; r++) {
-        SQR(x[0], x[4], x[8], x[12]);
-        SQR(x[1], x[5], x[9], x[13]);
-        SQR(x[2], x[6], x[10], x[14]);
-        SQR(x[3], x[7], x[11], x[15]);
-        SQR(x[0], x[5], x[10], x[15]);
-        SQR(x[1], x[6], x[11], x[12]);
-        SQR(x[2], x[7], x[8], x[13]);
-        SQR(x[3], x[4], x[9], x[14]);
-    }
+    ROUNDS(SQR, x);
     for (int i = 0; i < 16; i++)
         x[i] = _mm_add_epi32(x[i], in[i]);
     /* words w..w+3 of the 4 blocks -> 16 bytes of each block */
@@ -143,9 +145,7 @@ static void blocks_sse2(const uint32_t key[8], uint32_t counter, const uint32_t 
     c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = ROT8(b, 7)
 
 AVX2 static void blocks_avx2(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out) {
-    const uint32_t words[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
-                                key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
-                                0, nonce[0], nonce[1], nonce[2]};
+    const uint32_t words[16] = STATE_WORDS(key, nonce);
     const __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
                                            2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
     const __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
@@ -156,16 +156,7 @@ AVX2 static void blocks_avx2(const uint32_t key[8], uint32_t counter, const uint
     in[12] = _mm256_add_epi32(_mm256_set1_epi32((int)counter), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     for (int i = 0; i < 16; i++)
         x[i] = in[i];
-    for (int r = 0; r < 10; r++) {
-        AQR(x[0], x[4], x[8], x[12]);
-        AQR(x[1], x[5], x[9], x[13]);
-        AQR(x[2], x[6], x[10], x[14]);
-        AQR(x[3], x[7], x[11], x[15]);
-        AQR(x[0], x[5], x[10], x[15]);
-        AQR(x[1], x[6], x[11], x[12]);
-        AQR(x[2], x[7], x[8], x[13]);
-        AQR(x[3], x[4], x[9], x[14]);
-    }
+    ROUNDS(AQR, x);
     for (int i = 0; i < 16; i++)
         x[i] = _mm256_add_epi32(x[i], in[i]);
     __m256i q[4][4];     /* q[w/4][b]: words w..w+3 of block b (low half) and block b + 4 (high half) */
@@ -201,9 +192,7 @@ AVX2 static void blocks_avx2(const uint32_t key[8], uint32_t counter, const uint
     c = _mm512_add_epi32(c, d); b = _mm512_rol_epi32(_mm512_xor_si512(b, c), 7)
 
 AVX512 static void blocks_avx512(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out) {
-    const uint32_t words[16] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574,
-                                key[0], key[1], key[2], key[3], key[4], key[5], key[6], key[7],
-                                0, nonce[0], nonce[1], nonce[2]};
+    const uint32_t words[16] = STATE_WORDS(key, nonce);
     __m512i in[16], x[16];
     for (int i = 0; i < 16; i++)
         in[i] = _mm512_set1_epi32((int)words[i]);
@@ -211,16 +200,7 @@ AVX512 static void blocks_avx512(const uint32_t key[8], uint32_t counter, const 
                               _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
     for (int i = 0; i < 16; i++)
         x[i] = in[i];
-    for (int r = 0; r < 10; r++) {
-        ZQR(x[0], x[4], x[8], x[12]);
-        ZQR(x[1], x[5], x[9], x[13]);
-        ZQR(x[2], x[6], x[10], x[14]);
-        ZQR(x[3], x[7], x[11], x[15]);
-        ZQR(x[0], x[5], x[10], x[15]);
-        ZQR(x[1], x[6], x[11], x[12]);
-        ZQR(x[2], x[7], x[8], x[13]);
-        ZQR(x[3], x[4], x[9], x[14]);
-    }
+    ROUNDS(ZQR, x);
     /* q[w/4][b]: 128-bit lane j holds words w..w+3 of block 4j + b */
     __m512i q[4][4];
     for (int w = 0; w < 16; w += 4) {
