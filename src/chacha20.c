@@ -183,7 +183,8 @@ AVX2 static void blocks_avx2(const uint32_t key[8], uint32_t counter, const uint
  * as above, then the lanes regrouped so that one 64-byte store writes one
  * block. Measured against 8 blocks in ymm registers with the same
  * rotations (AVX-512VL): 0.23 ns/B against 0.45 on a Zen 4/5 EPYC. Compiled
- * for AVX-512F alone; called only where CPUID has F and VL (level 3). */
+ * for AVX-512F alone; called only where CPUID has F, VL and VBMI (level 3:
+ * CPUs that do not lower their clock for zmm work). */
 #define AVX512 __attribute__((target("avx512f")))
 #define ZQR(a, b, c, d)                                                                    \
     a = _mm512_add_epi32(a, b); d = _mm512_rol_epi32(_mm512_xor_si512(d, a), 16);           \

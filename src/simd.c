@@ -16,7 +16,14 @@ static int best_level(void) {
         return 0;
     if (!__builtin_cpu_supports("avx2"))
         return 1;
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? 3 : 2;
+    /* AVX-512 only where it does not slow the core down: VBMI marks Ice Lake
+     * and later, and AMD Zen 4 and later; Skylake-X and Cascade Lake, which
+     * lower the clock of the whole core for a while after zmm work, keep
+     * AVX2 */
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+                   __builtin_cpu_supports("avx512vbmi")
+               ? 3
+               : 2;
 #else
     return 0;
 #endif

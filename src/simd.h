@@ -10,7 +10,8 @@
 
 /* The level in use: 0 scalar (and ChaCha20 4 blocks with SSE2), 1 SSSE3
  * codecs, 2 those and ChaCha20 8 blocks with AVX2, 3 those and ChaCha20 16
- * blocks with AVX-512 (F and VL). Detected on first use (CPUID, and the
+ * blocks with AVX-512 (F and VL, on CPUs with VBMI too: see simd.c).
+ * Detected on first use (CPUID, and the
  * environment variable TOID_SIMD=off forces 0); toid_simd_select changes
  * it. */
 extern int toid__simd_level TOID__HIDDEN;
