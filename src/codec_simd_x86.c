@@ -39,19 +39,31 @@ SSSE3 void toid__uuid_encode_ssse3(const uint8_t *bin, char *out) {
     memcpy(out + 32, &tail, 4);
 }
 
-/* n >= 16 bytes -> 2n hex digits, 16 bytes at a time; the last 16 overlap
- * the ones before where n is not a multiple of 16. */
+/* n >= 16 bytes -> 2n hex digits: 16 bytes at a time, then 8 and 4 (the
+ * digits of a short load's zero bytes are not stored), the last 0..3 bytes
+ * from the scalar table. No store overlaps another: measured steadier than
+ * one overlapping last 16. */
 SSSE3 void toid__hex_encode_ssse3(const uint8_t *bytes, size_t n, char *out) {
-    for (size_t i = 0;; i += 16) {
-        if (i + 16 > n)
-            i = n - 16;
-        __m128i a, c;
+    __m128i a, c;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
         hex_digits(_mm_loadu_si128((const __m128i *)(const void *)(bytes + i)), &a, &c);
         _mm_storeu_si128((__m128i *)(void *)(out + 2 * i), a);
         _mm_storeu_si128((__m128i *)(void *)(out + 2 * i + 16), c);
-        if (i + 16 == n)
-            return;
     }
+    if (i + 8 <= n) {
+        hex_digits(_mm_loadl_epi64((const __m128i *)(const void *)(bytes + i)), &a, &c);
+        _mm_storeu_si128((__m128i *)(void *)(out + 2 * i), a);
+        i += 8;
+    }
+    if (i + 4 <= n) {
+        uint32_t w;
+        memcpy(&w, bytes + i, 4);
+        hex_digits(_mm_cvtsi32_si128((int)w), &a, &c);
+        _mm_storel_epi64((__m128i *)(void *)(out + 2 * i), a);
+        i += 4;
+    }
+    toid__hex_put(bytes + i, n - i, out + 2 * i);
 }
 
 /* Hex digits (any case) -> their values; *bad gets 0xFF where a byte is not
