@@ -1,10 +1,10 @@
 /* bench_codec.c — text codecs through the public API: median ns per encode
  * and per decode for each format (and SCRU160's hex form), next to the floor
- * of the same loop copying the text; ULID, UUID and SCRU160 also on the scalar path
+ * of the same loop copying the text; ULID, UUID and SCRU160 (both forms) also on the scalar path
  * (toid_simd_select(TOID_SIMD_OFF)) beside their SIMD path. Values cycle through a pool so nothing
  * is constant-folded.
  *   usage: bench_codec [RUNS] [OPS_PER_RUN]   (defaults 15, 2000000)
- *          bench_codec --only FORMAT encode|decode|copy [OPS]  one loop, in the
+ *          bench_codec --only FORMAT encode|decode|copy|hex-encode [OPS]  one loop, in the
  *          function `measured`, for callgrind: see bench/callgrind_counts.sh */
 #include "bench.h"
 #include "toid.h"
@@ -91,14 +91,16 @@ __attribute__((noinline)) void measured(toid_format f, enum op op);
 __attribute__((noinline)) void measured(toid_format f, enum op op) { bench_sink += (uint64_t)measure(f, op); }
 
 int main(int argc, char **argv) {
-    if (argc >= 4 && strcmp(argv[1], "--only") == 0) {     /* bench_codec --only FORMAT encode|decode [OPS] */
+    if (argc >= 4 && strcmp(argv[1], "--only") == 0) {     /* bench_codec --only FORMAT encode|decode|copy|hex-encode [OPS] */
         int f = toid_format_by_name(argv[2], strlen(argv[2]));
         if (f < 0)
             return 2;
         runs = 1;
         ops = argc > 4 && atol(argv[4]) > 0 ? atol(argv[4]) : 100000;
-        fill((toid_format)f, 0);
-        measured((toid_format)f, strcmp(argv[3], "decode") == 0 ? DECODE : strcmp(argv[3], "copy") == 0 ? COPY : ENCODE);
+        int hex = strcmp(argv[3], "hex-encode") == 0;
+        fill((toid_format)f, hex);
+        measured((toid_format)f, hex ? HEX_ENCODE
+                                 : strcmp(argv[3], "decode") == 0 ? DECODE : strcmp(argv[3], "copy") == 0 ? COPY : ENCODE);
         return 0;
     }
     if (argc > 1)
@@ -139,10 +141,12 @@ int main(int argc, char **argv) {
             dm = last_min;
             printf("%-28s %6.2f (%6.2f) %6.2f (%6.2f)\n", "scru160 (hex-40)", e, em, d, dm);
             toid_simd_select(TOID_SIMD_OFF);
+            e = measure((toid_format)f, HEX_ENCODE);
+            em = last_min;
             d = measure((toid_format)f, HEX_DECODE);
             dm = last_min;
             toid_simd_select(TOID_SIMD_AUTO);
-            printf("%-28s %15s %6.2f (%6.2f)   (scalar)\n", "  scalar", "", d, dm);
+            printf("%-28s %6.2f (%6.2f) %6.2f (%6.2f)   (scalar)\n", "  scalar", e, em, d, dm);
         }
     }
     return 0;

@@ -4,7 +4,8 @@
 #  1. one ID per call (bench_percall's loops) beside each floor. Valgrind runs
 #     the clock read as a system call rather than through the vDSO, so the
 #     clock's own work is not in these counts: they measure the library.
-#  2. encode and decode of the codecs with a SIMD path (ULID, UUID, SCRU160), SIMD
+#  2. encode and decode of the codecs with a SIMD path (ULID, UUID, SCRU160;
+#     and toid_hex_encode of SCRU160's 20 bytes), SIMD
 #     and scalar (TOID_SIMD=off), through toid_encode / toid_decode, beside
 #     the bare loop copying the text.
 #   usage: bench/callgrind_counts.sh [BUILD_DIR] [CALLS]     (build, 20000)
@@ -35,3 +36,5 @@ for f in ulid uuidv7 scru160; do
             "$(count TOID_SIMD=off bench_codec "$f" "$op")"
     done
 done
+printf '%-15s %10s %10s\n' "hex-40 encode" "$(count TOID_SIMD=auto bench_codec scru160 hex-encode)" \
+    "$(count TOID_SIMD=off bench_codec scru160 hex-encode)"

@@ -1,8 +1,8 @@
 /* fuzz_simd.c — the SIMD codecs against the scalar reference: the input as
  * text (its whole length, and cut to each format's text length) through
  * both decoders, which must agree on the return code, the bytes and the
- * error position; and its first 16 bytes as a value through both encoders,
- * which must write the same text. Where the CPU has no SIMD path both runs
+ * error position; its first bytes as a value through both encoders, which
+ * must write the same text; and up to 64 bytes through both hex encoders. Where the CPU has no SIMD path both runs
  * are scalar and agree trivially. */
 #include "toid.h"
 
@@ -44,5 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             REQUIRE(na == nb && strcmp(ta, tb) == 0);
         }
     }
+    /* toid_hex_encode of the whole input (to 64 bytes: the SIMD path takes 16 and up) */
+    size_t n = size < 64 ? size : 64;
+    char ha[2 * 64 + 1], hb[2 * 64 + 1];
+    toid_simd_select(TOID_SIMD_AUTO);
+    int na = toid_hex_encode(data, n, ha, sizeof ha);
+    toid_simd_select(TOID_SIMD_OFF);
+    int nb = toid_hex_encode(data, n, hb, sizeof hb);
+    REQUIRE(na == nb && na == (int)(2 * n) && strcmp(ha, hb) == 0);
     return 0;
 }

@@ -1,6 +1,8 @@
 /* codec_hex.c — hexadecimal: decoded case-insensitively, encoded lower case
- * from a table of the 256 digit pairs. */
+ * from a table of the 256 digit pairs, or 16 bytes at a time with SSSE3
+ * (toid_hex_encode of 16 bytes or more, SCRU160's hex form among them). */
 #include "codec.h"
+#include "simd.h"
 #include "table.h"
 
 #define DEC(c) (TOID__IN(c, '0', '9') ? (c) - '0' \
@@ -17,7 +19,12 @@ int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t out_size) 
         return TOID_EINVAL;
     if (n > (SIZE_MAX - 1) / 2 || out_size < 2 * n + 1)
         return TOID_EBUFFER;
-    toid__hex_put(bytes, n, out);
+#if TOID__HAVE_SIMD
+    if (n >= 16 && toid__simd())
+        toid__hex_encode_ssse3(bytes, n, out);
+    else
+#endif
+        toid__hex_put(bytes, n, out);
     out[2 * n] = '\0';
     return (int)(2 * n);
 }

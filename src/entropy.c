@@ -1,5 +1,5 @@
 /* entropy.c — the CSPRNG: per thread, the ChaCha20 keystream keyed from
- * getrandom(2). Each refill makes 8 blocks at once, takes the first 32 bytes as the
+ * getrandom(2). Each refill makes 16 blocks at once, takes the first 32 bytes as the
  * next key (fast key erasure: a captured state does not reveal past output)
  * and hands out the rest; every MiB the key is replaced from getrandom. The
  * state lives in a MADV_WIPEONFORK page, so a child process finds it zeroed
@@ -13,10 +13,11 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 
-#define BLOCKS 8          /* toid__chacha20_blocks8 */
+#define BLOCKS 16         /* toid__chacha20_blocks16 */
 #define RESEED_BYTES (1u << 20)
 
 typedef struct rng {
+    _Alignas(64) uint8_t buf[64 * BLOCKS];  /* first: whole blocks on cache lines */
     uint32_t seeded;            /* 0 after a fork wiped the page */
     uint32_t counter;
     uint32_t key[8];
@@ -24,7 +25,6 @@ typedef struct rng {
     uint32_t pos;               /* next unused byte of buf */
     uint32_t since_reseed;
     uint64_t fork_generation;   /* only consulted for the fallback state */
-    uint8_t buf[64 * BLOCKS];
 } rng;
 
 static _Thread_local rng *tls;
@@ -92,7 +92,7 @@ static int reseed(rng *r) {
 }
 
 static void refill(rng *r) {
-    toid__chacha20_blocks8(r->key, r->counter, r->nonce, r->buf);
+    toid__chacha20_blocks16(r->key, r->counter, r->nonce, r->buf);
     r->counter += BLOCKS;
     memcpy(r->key, r->buf, 32);       /* fast key erasure */
     memset(r->buf, 0, 32);

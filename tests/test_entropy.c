@@ -1,5 +1,8 @@
 /* test_entropy.c — the CSPRNG: the ChaCha20 block function against RFC 8439
- * (§2.3.2 and A.1 #1), output that is not stuck, and injected getrandom
+ * (§2.3.2 and A.1 #1), the multi-block functions on every SIMD path this CPU
+ * has (AVX-512, AVX2, SSE2, portable) against it, the whole stream from a
+ * fixed seed on every path against the construction built from the
+ * one-block function, output that is not stuck, and injected getrandom
  * faults: EINTR and short reads are retried; a hard failure is the entropy
  * error and never an ID. Internal hooks are reached through the static
  * library. */
@@ -13,7 +16,8 @@
 void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t out[64]);
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
 void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
-void toid__chacha20_blocks8(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
+void toid__chacha20_blocks16(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
+int toid__test_simd_level(int level);
 #define LANES 4
 typedef ssize_t (*getrandom_fn)(void *buf, size_t n, unsigned flags);
 void toid__test_set_getrandom(getrandom_fn fn);
@@ -35,6 +39,17 @@ static void test_rfc8439(void) {
     hex(out, 64, h);
     CHECK_EQ_STR(h, "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
                     "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e");
+    /* the same block as the first of 16 on every path this CPU has */
+    for (int level = 3; level >= 0; level--) {
+        uint8_t many[64 * 16];
+        int got = toid__test_simd_level(level);
+        toid__chacha20_blocks16(key, 1, nonce, many);
+        hex(many, 64, h);
+        CHECK_MSG(strcmp(h, "10f1e7e4d13b5915500fdd1fa32071c4c7d1f4c733c068030422aa9ac3d46c4e"
+                            "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e") == 0,
+                  "RFC 8439 2.3.2 at SIMD level %d: %s", got, h);
+    }
+    toid_simd_select(TOID_SIMD_AUTO);
     uint32_t zero[8] = {0}, zn[3] = {0};
     toid__chacha20_block(zero, 0, zn, out);
     hex(out, 64, h);
@@ -58,19 +73,20 @@ static void test_lanes(void) {
             CHECK(memcmp(one, many + 64 * l, 64) == 0);
             CHECK(memcmp(one, portable + 64 * l, 64) == 0);
         }
-        /* 8 blocks: AVX2 where the CPU has it, and the fallback (twice 4) */
-        for (int mode = TOID_SIMD_AUTO; mode >= TOID_SIMD_OFF; mode--) {
-            uint8_t eight[64 * 8];
-            toid_simd_select(mode);
-            toid__chacha20_blocks8(key, counters[k], nonce, eight);
-            for (int l = 0; l < 8; l++) {
+        /* 16 blocks on every path this CPU has: AVX-512, AVX2, SSE2 */
+        for (int level = 3; level >= 0; level--) {
+            uint8_t sixteen[64 * 16];
+            int got = toid__test_simd_level(level);
+            toid__chacha20_blocks16(key, counters[k], nonce, sixteen);
+            for (int l = 0; l < 16; l++) {
                 toid__chacha20_block(key, counters[k] + (uint32_t)l, nonce, one);
-                CHECK(memcmp(one, eight + 64 * l, 64) == 0);
+                CHECK_MSG(memcmp(one, sixteen + 64 * l, 64) == 0, "level %d, counter %u, block %d", got,
+                          (unsigned)counters[k], l);
             }
         }
         toid_simd_select(TOID_SIMD_AUTO);
     }
-    printf("chacha20: 8 blocks compared at SIMD level %d and 0\n", toid_simd_select(TOID_SIMD_QUERY));
+    printf("chacha20: 16 blocks compared at SIMD levels %d down to 0\n", toid_simd_select(TOID_SIMD_QUERY));
 }
 
 static void test_output(void) {
@@ -93,6 +109,91 @@ static void test_output(void) {
     toid_random_bytes(b, 32);
     CHECK(memcmp(a, b, 32) != 0);
     CHECK_EQ_INT(toid_random_bytes(a, 0), 0);
+}
+
+/* ---- the whole stream, from a fixed seed, on every path ---- */
+static unsigned seed_calls;
+
+/* getrandom that hands out the same bytes in every run: byte i of call c */
+static ssize_t fixed_getrandom(void *buf, size_t n, unsigned flags) {
+    (void)flags;
+    uint8_t *p = buf;
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(0x3D * i + 0x71 * seed_calls + 1);
+    seed_calls++;
+    return (ssize_t)n;
+}
+
+#define STREAM ((5u << 20) / 2)    /* 2.5 MiB: crosses two reseeds */
+
+/* The draws: sizes from 1 byte to 5000, in turn, up to STREAM bytes. */
+static size_t draw_size(unsigned k, size_t done) {
+    static const size_t sizes[] = {1, 7, 16, 10, 64, 100, 4096, 3, 5000, 992, 1024, 33};
+    size_t n = sizes[k % (sizeof sizes / sizeof sizes[0])];
+    return n < STREAM - done ? n : STREAM - done;
+}
+
+static void draw_stream(uint8_t *out) {
+    size_t done = 0;
+    for (unsigned k = 0; done < STREAM; k++) {
+        size_t n = draw_size(k, done);
+        CHECK_EQ_INT(toid_random_bytes(out + done, n), 0);
+        done += n;
+    }
+}
+
+/* The same draws by the construction, from the one-block function: 16
+ * blocks per refill, the first 32 bytes the next key, the other 992 handed
+ * out; once 1 MiB has been made since the last seed, the next draw starts
+ * from a new key and nonce from getrandom (what is left buffered goes). */
+static void reference_stream(uint8_t *out) {
+    uint32_t key[8], nonce[3], counter = 0, fresh[11];
+    uint8_t buf[64 * 16];
+    size_t done = 0, since = 0, pos = 0;
+    unsigned calls = 0;
+    for (unsigned k = 0; done < STREAM; k++) {
+        if (k == 0 || since >= (1u << 20)) {
+            seed_calls = calls++;
+            fixed_getrandom(fresh, sizeof fresh, 0);
+            memcpy(key, fresh, 32);
+            memcpy(nonce, fresh + 8, 12);
+            counter = 0;
+            since = 0;
+            pos = sizeof buf;
+        }
+        for (size_t n = draw_size(k, done); n > 0; n--) {
+            if (pos == sizeof buf) {
+                for (uint32_t b = 0; b < 16; b++)
+                    toid__chacha20_block(key, counter + b, nonce, buf + 64 * b);
+                counter += 16;
+                memcpy(key, buf, 32);
+                pos = 32;
+                since += sizeof buf - 32;
+            }
+            out[done++] = buf[pos++];
+        }
+    }
+}
+
+static void test_streams(void) {
+    static uint8_t want[STREAM], got[STREAM];
+    reference_stream(want);
+    toid__test_set_getrandom(fixed_getrandom);
+    for (int level = 3; level >= 0; level--) {
+        int used = toid__test_simd_level(level);
+        seed_calls = 0;
+        toid__test_reseed_now();
+        memset(got, 0, sizeof got);
+        draw_stream(got);
+        size_t first = 0;
+        while (first < STREAM && got[first] == want[first])
+            first++;
+        CHECK_MSG(first == STREAM, "SIMD level %d: the stream differs from the reference at byte %zu", used, first);
+        CHECK_EQ_INT(seed_calls, 3);
+    }
+    toid__test_set_getrandom(NULL);
+    toid__test_reseed_now();
+    toid_simd_select(TOID_SIMD_AUTO);
 }
 
 /* ---- getrandom faults ---- */
@@ -164,6 +265,7 @@ int main(void) {
     test_rfc8439();
     test_lanes();
     test_output();
+    test_streams();
     test_faults();
     return check_report();
 }
