@@ -37,8 +37,8 @@
  */
 #define _GNU_SOURCE
 #include "claim_internal.h"
+#include "curl_lazy.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -81,6 +81,9 @@ typedef struct etcd_claim {
 } etcd_claim;
 
 static etcd *ED(const toid_claimer *c) { return c->bk; }
+/* libcurl's calls: loaded by the first etcd_open(), which fails if they
+ * cannot be, so every later caller finds them. */
+static const curl_api *CU(void) { return curl_lazy(NULL); }
 
 /* ---- base64 ----------------------------------------------------------------- */
 
@@ -209,7 +212,7 @@ static CURL *handle_get(etcd *e) {
     if (e->n_pool > 0)
         h = e->pool[--e->n_pool];
     pthread_mutex_unlock(&e->pool_mu);
-    return h ? h : curl_easy_init();
+    return h ? h : CU()->easy_init();
 }
 
 static void handle_put(etcd *e, CURL *h) {
@@ -220,7 +223,7 @@ static void handle_put(etcd *e, CURL *h) {
     }
     pthread_mutex_unlock(&e->pool_mu);
     if (h)
-        curl_easy_cleanup(h);
+        CU()->easy_cleanup(h);
 }
 
 /*
@@ -249,7 +252,7 @@ static int call_until(toid_claimer *c, const char *path, json_t *body, json_t **
     char why[1024] = "";
     size_t wl = 0;
     int first = atomic_load(&e->preferred), rc = TOID_CLAIM_EIO;
-    struct curl_slist *hdr = curl_slist_append(NULL, "Content-Type: application/json");
+    struct curl_slist *hdr = CU()->slist_append(NULL, "Content-Type: application/json");
     for (int i = 0; i < e->n_urls && rc != 0; i++) {
         int u = (first + i) % e->n_urls;
         long timeout = (long)c->o.request_timeout_ms;
@@ -265,25 +268,25 @@ static int call_until(toid_claimer *c, const char *path, json_t *body, json_t **
         char full[1200];
         snprintf(full, sizeof full, "%s%s", e->urls[u], path);
         answer a = {NULL, 0, 0};
-        curl_easy_reset(h);
-        curl_easy_setopt(h, CURLOPT_URL, full);
-        curl_easy_setopt(h, CURLOPT_POSTFIELDS, text);
-        curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
-        curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &a);
-        curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-        curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout);
-        curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, timeout);
-        curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+        CU()->easy_reset(h);
+        CU()->easy_setopt(h, CURLOPT_URL, full);
+        CU()->easy_setopt(h, CURLOPT_POSTFIELDS, text);
+        CU()->easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
+        CU()->easy_setopt(h, CURLOPT_WRITEFUNCTION, on_data);
+        CU()->easy_setopt(h, CURLOPT_WRITEDATA, &a);
+        CU()->easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+        CU()->easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout);
+        CU()->easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, timeout);
+        CU()->easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
         int64_t t = claim_mono_ms();
-        CURLcode cr = curl_easy_perform(h);
+        CURLcode cr = CU()->easy_perform(h);
         long status = 0;
-        curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+        CU()->easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
         const char *bad = NULL;
         char detail[200] = "";
         json_t *j = NULL;
         if (cr != CURLE_OK) {
-            bad = a.too_big ? "answer too large" : curl_easy_strerror(cr);
+            bad = a.too_big ? "answer too large" : CU()->easy_strerror(cr);
         } else if (status != 200) {
             snprintf(detail, sizeof detail, "HTTP status %ld (is this etcd's v3 gateway?)", status);
             bad = detail;
@@ -308,7 +311,7 @@ static int call_until(toid_claimer *c, const char *path, json_t *body, json_t **
             wl += n > 0 ? (size_t)n : 0;
         }
     }
-    curl_slist_free_all(hdr);
+    CU()->slist_free_all(hdr);
     handle_put(e, h);
     free(text);
     if (rc != 0)
@@ -781,8 +784,6 @@ static void etcd_drop(toid_claim *k, int io) {
 
 /* ---- open / close ----------------------------------------------------------------- */
 
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static void curl_init(void) { curl_global_init(CURL_GLOBAL_DEFAULT); }
 
 static int etcd_open(toid_claimer *c, const char *arg, char *err, size_t err_size) {
     if (arg[0] != '=' || !arg[1]) {
@@ -790,7 +791,11 @@ static int etcd_open(toid_claimer *c, const char *arg, char *err, size_t err_siz
                   "etcd=http://127.0.0.1:2379");
         return TOID_EINVAL;
     }
-    pthread_once(&curl_once, curl_init);
+    const char *why = NULL;
+    if (!curl_lazy(&why)) {
+        claim_err(err, err_size, "etcd claims need libcurl: %s", why);
+        return TOID_CLAIM_EIO;
+    }
     etcd *e = calloc(1, sizeof *e);
     if (!e) {
         claim_err(err, err_size, "out of memory");
@@ -851,7 +856,7 @@ static void etcd_close(toid_claimer *c, int io) {
         json_decref(body);
     }
     for (int i = 0; i < e->n_pool; i++)
-        curl_easy_cleanup(e->pool[i]);
+        CU()->easy_cleanup(e->pool[i]);
     for (int i = 0; i < e->n_urls; i++)
         free(e->urls[i]);
     pthread_mutex_destroy(&e->pool_mu);

@@ -310,8 +310,9 @@ TOID_API int toid_simd_select(int mode);
  * Fields: inspect and make
  * ------------------------------------------------------------------------ */
 
-/* Field identifiers, also bit positions in toid_fields.has. Names as in
- * DESIGN.md "Inspection fields". */
+/* Field identifiers, also bit positions in toid_fields.has. The names are
+ * the keys of toid_inspect_json() and `toid inspect --json`; toid(1),
+ * "INSPECTION FIELDS", says what each holds for each format. */
 #define TOID_FIELD_LIST(X)          \
     X(FORMAT, "format")             \
     X(TEXT, "text")                 \
@@ -637,10 +638,11 @@ TOID_API int toid_normalize(const char *text, size_t len, char *out,
  * behind_allow_ms behind, then TOID_ECLOCK; RESET (uuidv7) keeps within the
  * allowance and beyond it starts afresh at the clock's time.
  *
- * Defaults, as clock behind / ms exhausted (DESIGN.md): ulid KEEP 10 s /
+ * Defaults, as clock behind / ms exhausted (the project's design decisions
+ * where the specs are silent): ulid KEEP 10 s /
  * ERROR; ulid-flake(-scalable) ERROR / ERROR; scru160 KEEP 10 s / WAIT;
- * nanoflake WAIT 1 s / WAIT; uuidv7 RESET 10 s / ADVANCE; uid11 and uid11-seq
- * (DESIGN.md is silent) KEEP 10 s / WAIT.
+ * nanoflake WAIT 1 s / WAIT; uuidv7 RESET 10 s / ADVANCE; uid11 and
+ * uid11-seq KEEP 10 s / WAIT.
  *
  * Across separate generators uniqueness rests on the random bits, or on node
  * ids you keep unique (nanoflake, ulid-flake-scalable); uid11-seq has only 10

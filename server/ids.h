@@ -1,7 +1,8 @@
 /* ids.h — the server's view of the formats: generation through the library's
  * thread-safe generators, guarded by node claims (claims.h); inspection with
- * auto-detection; the format list. The protocol code knows formats only
- * through this. */
+ * auto-detection; the format list. The protocol code asks this module what
+ * to generate and whether it may; it encodes the IDs it is given with the
+ * library's own calls (toid_encode, toid_encode_batch, toid_format_get). */
 #ifndef TOIDD_IDS_H
 #define TOIDD_IDS_H
 

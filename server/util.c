@@ -81,14 +81,27 @@ int sbuf_add(sbuf *b, const void *p, size_t n) {
 int sbuf_str(sbuf *b, const char *s) { return sbuf_add(b, s, strlen(s)); }
 
 int sbuf_printf(sbuf *b, const char *fmt, ...) {
-    char tmp[512];
-    va_list ap;
+    va_list ap, again;
     va_start(ap, fmt);
+    va_copy(again, ap);
+    char tmp[512];
     int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    int rc = -1;
+    if (n >= 0 && (size_t)n < sizeof tmp) {
+        rc = sbuf_add(b, tmp, (size_t)n);
+    } else if (n >= 0) {
+        /* longer than the stack buffer: format again into the buffer itself
+         * (room for the terminating NUL, which is not kept) */
+        char *w = sbuf_room(b, (size_t)n + 1);
+        if (w) {
+            vsnprintf(w, (size_t)n + 1, fmt, again);
+            b->len += (size_t)n;
+            rc = 0;
+        }
+    }
+    va_end(again);
     va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof tmp)
-        return -1;
-    return sbuf_add(b, tmp, (size_t)n);
+    return rc;
 }
 
 void sbuf_consume(sbuf *b, size_t n) {

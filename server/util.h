@@ -25,6 +25,7 @@ void sbuf_free(sbuf *b);
 char *sbuf_room(sbuf *b, size_t extra);
 int sbuf_add(sbuf *b, const void *p, size_t n);
 int sbuf_str(sbuf *b, const char *s);
+/* Appends printf-style text of any length: 0, or -1 past the buffer's max. */
 int sbuf_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static inline size_t sbuf_pending(const sbuf *b) { return b->len - b->off; }
 /* Drops n pending bytes from the front. */

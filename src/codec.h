@@ -52,6 +52,22 @@ static inline void toid__b32_put(uint64_t v, int n, const char *enc, char *out) 
     }
 }
 
+/* The 36-character text of a UUID of any version <-> its 16 bytes
+ * (fmt_uuidv7.c): lower-case hex with hyphens at 8, 13, 18, 23. decode
+ * takes exactly 36 characters and returns 0, or TOID_ECHAR with *err_pos
+ * (if not NULL) at the first character out of place. */
+void toid__uuid_text_encode(const uint8_t *bin, char *out) TOID__HIDDEN;
+int toid__uuid_text_decode(const char *s, uint8_t *bin, size_t *err_pos) TOID__HIDDEN;
+
+/* (*hi:*lo) = (*hi:*lo) * 58 + d, a 128-bit step in 32-bit pieces (portable:
+ * no __int128); the base-58 decoder and uid11's prefix ranges use it. */
+static inline void toid__mul58_add(uint64_t *hi, uint64_t *lo, unsigned d) {
+    uint64_t l0 = (*lo & 0xFFFFFFFFu) * 58u + d;
+    uint64_t l1 = (*lo >> 32) * 58u + (l0 >> 32);
+    *lo = (l1 << 32) | (l0 & 0xFFFFFFFFu);
+    *hi = *hi * 58u + (l1 >> 32);
+}
+
 /* n bytes -> 2n lower-case hex digits. */
 static inline void toid__hex_put(const uint8_t *b, size_t n, char *out) {
     for (size_t i = 0; i < n; i++)

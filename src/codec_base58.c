@@ -88,11 +88,7 @@ int toid__base58_decode(const char *s, size_t len, uint64_t *hi, uint64_t *lo,
                 *err_pos = i;
             return TOID_ECHAR;
         }
-        /* (h:l) = (h:l) * 58 + d, in 32-bit pieces to stay portable. */
-        uint64_t l0 = (l & 0xFFFFFFFFu) * 58u + d;
-        uint64_t l1 = (l >> 32) * 58u + (l0 >> 32);
-        l = (l1 << 32) | (l0 & 0xFFFFFFFFu);
-        h = h * 58u + (l1 >> 32);
+        toid__mul58_add(&h, &l, d);
     }
     *hi = h;
     *lo = l;

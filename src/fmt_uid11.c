@@ -89,14 +89,10 @@ int toid_uid11_prefix_range(const char *text, size_t len, uint64_t *lo, uint64_t
     int rc = toid__base58_decode(text, len, &vh, &vl, err_pos);
     if (rc < 0)
         return rc;
-    /* lo = value * 58^(11-len), computed with the same 128-bit steps; any
+    /* lo = value * 58^(11-len), computed with the decoder's 128-bit steps; any
      * bits above 64 mean the whole range is past 2^64-1. */
-    for (size_t i = len; i < 11; i++) {
-        uint64_t l0 = (vl & 0xFFFFFFFFu) * 58u;
-        uint64_t l1 = (vl >> 32) * 58u + (l0 >> 32);
-        vl = (l1 << 32) | (l0 & 0xFFFFFFFFu);
-        vh = vh * 58u + (l1 >> 32);
-    }
+    for (size_t i = len; i < 11; i++)
+        toid__mul58_add(&vh, &vl, 0);
     if (vh)
         return TOID_EOVERFLOW;
     uint64_t scale = 1;

@@ -90,8 +90,6 @@ const toid__format toid__fmt_ulid = {
 
 /* ULID <-> UUID: the same 16 bytes, no version fix-up (ulid/javascript's
  * ulidToUUID / uuidToULID). */
-static const uint8_t uuid_hyphen[4] = {8, 13, 18, 23};
-
 int toid_ulid_to_uuid(const char *text, size_t len, char *out, size_t out_size,
                       size_t *err_pos) {
     uint8_t bin[16];
@@ -100,12 +98,7 @@ int toid_ulid_to_uuid(const char *text, size_t len, char *out, size_t out_size,
         return rc;
     if (out_size < 37)
         return TOID_EBUFFER;
-    for (int i = 0, o = 0; i < 16; i++) {
-        if (o == 8 || o == 13 || o == 18 || o == 23)
-            out[o++] = '-';
-        memcpy(out + o, toid__hex_pairs + 2 * bin[i], 2);
-        o += 2;
-    }
+    toid__uuid_text_encode(bin, out);
     out[36] = '\0';
     return 36;
 }
@@ -115,32 +108,12 @@ int toid_uuid_to_ulid(const char *text, size_t len, char *out, size_t out_size,
     if (len != 36)
         return TOID_ELENGTH;
     uint8_t bin[16];
-    size_t pos = 0;
-    int h = 0;
-    for (int i = 0; i < 16; i++) {
-        if (h < 4 && pos == uuid_hyphen[h]) {
-            if (text[pos] != '-')
-                goto bad;
-            pos++;
-            h++;
-        }
-        unsigned hi = toid__hex_dec[(unsigned char)text[pos]];
-        if (hi == TOID__BAD)
-            goto bad;
-        pos++;
-        unsigned lo = toid__hex_dec[(unsigned char)text[pos]];
-        if (lo == TOID__BAD)
-            goto bad;
-        pos++;
-        bin[i] = (uint8_t)(hi << 4 | lo);
-    }
+    int rc = toid__uuid_text_decode(text, bin, err_pos);
+    if (rc < 0)
+        return rc;
     if (out_size < 27)
         return TOID_EBUFFER;
     ulid_encode(bin, out);
     out[26] = '\0';
     return 26;
-bad:
-    if (err_pos)
-        *err_pos = pos;
-    return TOID_ECHAR;
 }

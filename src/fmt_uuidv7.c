@@ -9,13 +9,10 @@ static const uint8_t digit_at[32] = {
     0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17,
     19, 20, 21, 22, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35};
 
-static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
-    if (len != 36)
-        return TOID_ELENGTH;
-#if TOID__HAVE_SIMD
-    if (toid__simd() && toid__uuid_decode_ssse3(s, bin) == 0)
-        return 0;           /* anything it does not accept: the scalar code below says why */
-#endif
+/* Any UUID's 36 characters -> 16 bytes, whatever its version: 0, or
+ * TOID_ECHAR with *err_pos at the first character that is not a hex digit
+ * (or not a hyphen at 8, 13, 18, 23). */
+int toid__uuid_text_decode(const char *s, uint8_t *bin, size_t *err_pos) {
     uint8_t out[16];
     unsigned bad = 0;
     for (int i = 0; i < 16; i++) {
@@ -25,8 +22,7 @@ static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_po
         out[i] = (uint8_t)((hi << 4) | (lo & 15u));
     }
     bool hyphens = s[8] == '-' && s[13] == '-' && s[18] == '-' && s[23] == '-';
-    bool version = (out[6] >> 4) == 7, variant = (out[8] >> 6) == 2;
-    if ((bad & 0x80u) || !hyphens || !version || !variant) {
+    if ((bad & 0x80u) || !hyphens) {
         if (err_pos) {
             size_t p = 0;
             for (; p < 36; p++) {
@@ -35,8 +31,6 @@ static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_po
                 if (want_hyphen ? c != '-' : toid__hex_dec[c] == TOID__BAD)
                     break;
             }
-            if (p == 36)
-                p = version ? 19 : 14;
             *err_pos = p;
         }
         return TOID_ECHAR;
@@ -45,7 +39,29 @@ static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_po
     return 0;
 }
 
-static void uuidv7_encode(const uint8_t *bin, char *out) {
+static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len != 36)
+        return TOID_ELENGTH;
+#if TOID__HAVE_SIMD
+    if (toid__simd() && toid__uuid_decode_ssse3(s, bin) == 0)
+        return 0;           /* anything it does not accept: the scalar code below says why */
+#endif
+    uint8_t out[16];
+    int rc = toid__uuid_text_decode(s, out, err_pos);
+    if (rc < 0)
+        return rc;
+    bool version = (out[6] >> 4) == 7, variant = (out[8] >> 6) == 2;
+    if (!version || !variant) {
+        if (err_pos)
+            *err_pos = version ? 19 : 14;
+        return TOID_ECHAR;
+    }
+    memcpy(bin, out, 16);
+    return 0;
+}
+
+/* 16 bytes -> the 36 characters of a UUID, whatever its version. */
+void toid__uuid_text_encode(const uint8_t *bin, char *out) {
 #if TOID__HAVE_SIMD
     if (toid__simd()) {
         toid__uuid_encode_ssse3(bin, out);
@@ -123,7 +139,7 @@ const toid__format toid__fmt_uuidv7 = {
         .text_len = 36, .text_len_min = 36, .alphabet = "hex",
         .ts_bits = 48, .spec = "RFC 9562, section 5.7",
     },
-    .decode = uuidv7_decode, .encode = uuidv7_encode,
+    .decode = uuidv7_decode, .encode = toid__uuid_text_encode,
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
     .extra = layout_extra, .nextra = 4,

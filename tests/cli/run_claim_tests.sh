@@ -7,7 +7,8 @@
 # unsafe default directory; the clock set back on a new holder (libfaketime)
 # waits for the mark or refuses. etcd claims (a real etcd started here on
 # free loopback ports; skipped, saying so, where etcd is not installed): the
-# same 8-run races; a held node; an unreachable endpoint.
+# same 8-run races; libcurl loaded by an etcd claim only; a held node; an
+# unreachable endpoint.
 # Prints "N passed, N failed" last and exits non-zero on any failure.
 set -u
 export LC_ALL=C
@@ -183,6 +184,11 @@ E="etcd=http://127.0.0.1:$CP"
 race etcd-nanoflake nanoflake 200000 --claim "$E" --claim-ttl 5
 race etcd-ulid-flake-scalable ulid-flake-scalable 200000 --claim "$E" --claim-ttl 5
 race etcd-uid11-seq uid11-seq 200000 --claim "$E" --claim-ttl 5
+# libcurl (and its ~30 libraries) is loaded by the first etcd claim only
+LD_DEBUG=libs "$TOID" new nanoflake -n 1 2>"$WORK/ld.local" >/dev/null
+check "a local claim does not load libcurl" eval '! grep -q "calling init: .*libcurl" "$WORK/ld.local"'
+LD_DEBUG=libs "$TOID" new nanoflake -n 1 --claim "$E" 2>"$WORK/ld.etcd" >/dev/null
+check "an etcd claim loads libcurl" grep -q "calling init: .*libcurl" "$WORK/ld.etcd"
 hold nanoflake 3 --claim "$E" --claim-ttl 2 --claim-prefix /cli
 "$TOID" new nanoflake --node 3 -n 1 --claim "$E" --claim-prefix /cli >"$WORK/out" 2>"$WORK/err"
 check "etcd: --node 3 held: exit 1" [ $? -eq 1 ]
