@@ -680,15 +680,16 @@ static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
     pthread_mutex_lock(&init_mutex);
-    if (!ready[f]) {
-        toid_gen *g = toid_gen_size(f) > sizeof(toid_gen) ? &default_uid11.u.g : &defaults[f].g;
+    toid_gen *g = ready[f];
+    if (!g) {
+        g = toid_gen_size(f) > sizeof(toid_gen) ? &default_uid11.u.g : &defaults[f].g;
         toid_gen_config c;
         toid_gen_config_default(f, &c);
         toid_gen_init_size(g, toid_gen_size(f), &c);
         __atomic_store_n(&ready[f], g, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&init_mutex);
-    return ready[f];
+    return g;
 }
 
 static toid_gen *default_gen(toid_format f) {
