@@ -60,19 +60,19 @@ static void burst_shared(toid_format f, int n) {
     bench_sink += (uint8_t)t[3];
 }
 
-static toid_gen burst_gen;
+static toid_gen_uid11 burst_room;     /* room for any format */
 static void burst_private(toid_format f, int n) {
     char t[TOID_TEXT_MAX];
     (void)f;
     for (int i = 0; i < n; i++)
-        toid_gen_next_text(&burst_gen, t, sizeof t);
+        toid_gen_next_text(&burst_room.g, t, sizeof t);
     bench_sink += (uint8_t)t[3];
 }
 
 static void burst_batch(toid_format f, int n) {
     uint8_t buf[64 * TOID_BIN_MAX];
     (void)f;
-    toid_gen_batch(&burst_gen, buf, (size_t)n, NULL);
+    toid_gen_batch(&burst_room.g, buf, (size_t)n, NULL);
     bench_sink += buf[7];
 }
 
@@ -80,7 +80,7 @@ static void burst_batch_text(toid_format f, int n) {
     uint8_t buf[64 * TOID_BIN_MAX];
     char t[TOID_TEXT_MAX];
     size_t size = toid_bin_size(f);
-    toid_gen_batch(&burst_gen, buf, (size_t)n, NULL);
+    toid_gen_batch(&burst_room.g, buf, (size_t)n, NULL);
     for (int k = 0; k < n; k++)
         toid_encode(f, buf + size * (size_t)k, t, sizeof t);
     bench_sink += (uint8_t)t[3];
@@ -128,7 +128,7 @@ static double one_text_shared(toid_format f) {
     return (double)(bench_now_ns() - t0) / (double)ops;
 }
 
-static toid_gen private_gen[2];
+static toid_gen_uid11 private_room[2];  /* room for any format */
 
 static void init_private(toid_gen *g, toid_format f, uint32_t node) {
     toid_gen_config c;
@@ -137,7 +137,7 @@ static void init_private(toid_gen *g, toid_format f, uint32_t node) {
     c.node = f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE ? node : 0;   /* a generator id each */
     if (f != TOID_UUIDV7)
         c.on_exhausted = TOID_EXHAUSTED_WAIT;
-    if (toid_gen_init(g, &c) != 0) {
+    if (toid_gen_init_size(g, TOID_GEN_SIZE_MAX, &c) != 0) {     /* g: in a toid_gen_uid11 */
         fprintf(stderr, "bench_gen: cannot initialise a %s generator\n", toid_format_get(f)->name);
         exit(1);
     }
@@ -171,8 +171,8 @@ static double rate(toid_format f, int threads, int per_thread) {
     job jobs[2];
     for (int i = 0; i < threads; i++) {
         if (per_thread)
-            init_private(&private_gen[i], f, (uint32_t)i);
-        jobs[i] = (job){f, per_thread ? &private_gen[i] : NULL, ops};
+            init_private(&private_room[i].g, f, (uint32_t)i);
+        jobs[i] = (job){f, per_thread ? &private_room[i].g : NULL, ops};
     }
     uint64_t t0 = bench_now_ns();
     for (int i = 0; i < threads; i++)
@@ -188,10 +188,10 @@ static double speedup_shared(toid_format f) { return rate(f, 2, 0) / rate(f, 1, 
 /* nanoflake: IDs per second from one generator id over one second */
 static double nanoflake_sustained(toid_format f) {
     uint8_t buf[64 * 8];
-    init_private(&private_gen[0], f, 0);
+    init_private(&private_room[0].g, f, 0);
     uint64_t t0 = bench_now_ns(), n = 0;
     while (bench_now_ns() - t0 < 1000000000u) {
-        toid_gen_batch(&private_gen[0], buf, 64, NULL);
+        toid_gen_batch(&private_room[0].g, buf, 64, NULL);
         n += 64;
     }
     return (double)n * 1e9 / (double)(bench_now_ns() - t0);
@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_format fmt = (toid_format)f;
         double shared = burst_median(burst_shared, fmt, BURST);
-        init_private(&burst_gen, fmt, 0);
+        init_private(&burst_room.g, fmt, 0);
         double priv = burst_median(burst_private, fmt, BURST);
         double b = burst_median(burst_batch, fmt, 64), bt = burst_median(burst_batch_text, fmt, 64);
         double sustained = 1e3 / median_of(one_text_shared, fmt);

@@ -27,7 +27,7 @@ static int runs = 5;
 static long ids = 200000;
 
 typedef struct area {
-    toid_gen gen;
+    toid_gen_uid11 room;    /* a generator of any format */
     int failed;
 } area;
 
@@ -42,13 +42,13 @@ static int init(toid_gen *g, toid_format f, uint32_t flags, uint32_t node) {
         c.node = node;
     if (f != TOID_UUIDV7)
         c.on_exhausted = TOID_EXHAUSTED_WAIT;
-    return toid_gen_init(g, &c);
+    return toid_gen_init_size(g, TOID_GEN_SIZE_MAX, &c);     /* g: in a toid_gen_uid11 */
 }
 
 static void child(toid_format f, int shared, uint32_t node) {
-    static toid_gen own;
-    toid_gen *g = shared ? &a->gen : &own;
-    if (!shared && init(&own, f, 0, node) != 0)
+    static toid_gen_uid11 own;
+    toid_gen *g = shared ? &a->room.g : &own.g;
+    if (!shared && init(&own.g, f, 0, node) != 0)
         _exit(1);
     uint8_t id[TOID_BIN_MAX];
     uint64_t acc = 0;
@@ -75,7 +75,7 @@ static double cpu_ns(void) {
 static double once(toid_format f, int procs, int shared, double *cpu) {
     pid_t pid[4];
     double c0 = cpu_ns();
-    if (shared && init(&a->gen, f, TOID_GEN_SHARED, 1) != 0) {
+    if (shared && init(&a->room.g, f, TOID_GEN_SHARED, 1) != 0) {
         fprintf(stderr, "bench_gen_shared: cannot initialise %s\n", toid_format_get(f)->name);
         exit(1);
     }

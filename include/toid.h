@@ -734,8 +734,6 @@ typedef struct toid_gen_config {
     uint32_t flags;             /* TOID_GEN_* */
 } toid_gen_config;
 
-#define TOID__UID11_SLOTS 8192
-
 /* A generator's small state (private members). */
 typedef struct toid_gen_head {
     toid_gen_config cfg;        /* resolved */
@@ -743,7 +741,7 @@ typedef struct toid_gen_head {
     int64_t last_ms;            /* unix ms of the last ID; INT64_MIN before any */
     uint8_t last[TOID_BIN_MAX]; /* the last ID */
     uint32_t seq;               /* sequence, counter, or IDs issued in last_ms */
-    uint32_t tag;               /* uid11: the tag of last_ms in seen[] */
+    uint32_t tag;               /* uid11: the tag of last_ms in the issued-value set */
     uint64_t fork_generation;
     uint64_t word;              /* the whole state in one word, for the formats updated by CAS */
     int lock;
@@ -753,14 +751,43 @@ typedef struct toid_gen_head {
     uint64_t shared_lock[8];    /* TOID_GEN_SHARED: a robust process-shared mutex */
 } toid_gen_head;
 
-/* A generator: plain data without pointers (it may live in shared memory),
- * owned by the caller. Initialise it with toid_gen_init(); the members are
- * private. Do not copy a generator that is in use: two copies would issue
- * the same IDs. */
+/*
+ * A generator: plain data without pointers (it may live in shared memory, at
+ * any address in each process), owned by the caller. Initialise it with
+ * toid_gen_init() or toid_gen_init_size(); the members are private. Do not
+ * copy a generator that is in use: two copies would issue the same IDs.
+ *
+ * Memory: a toid_gen (under 256 bytes) is all that every format needs except
+ * uid11, which also keeps the set of values it issued in the current ms (to
+ * draw without repeats): 32 KiB, placed right after the toid_gen in the same
+ * memory, found by offset (no pointer, so it stays valid in shared memory).
+ * toid_gen_size(format) is the memory a format needs. So:
+ *  - a generator of any format but uid11: `toid_gen g; toid_gen_init(&g, &cfg);`
+ *  - uid11, or a format chosen at run time: a toid_gen_uid11 (room for every
+ *    format), `toid_gen_uid11 u; toid_gen_init_size(&u.g, sizeof u, &cfg);`
+ *    then pass &u.g to the other calls;
+ *  - memory you allocate or map (heap, shared memory): toid_gen_size(format)
+ *    bytes aligned for a toid_gen (malloc's are), initialised with
+ *    toid_gen_init_size(mem, that size, &cfg).
+ * toid_gen_init() assumes sizeof(toid_gen) bytes and refuses uid11
+ * (TOID_EBUFFER), so a plain toid_gen can never be overrun.
+ */
 typedef struct toid_gen {
     toid_gen_head h;
-    uint32_t seen[TOID__UID11_SLOTS]; /* uid11: values issued in last_ms */
 } toid_gen;
+
+#define TOID__UID11_SLOTS 8192
+
+/* A generator with room for uid11's issued-value set: the largest a format
+ * needs, so it holds a generator of any format (pass &u.g). */
+typedef struct toid_gen_uid11 {
+    toid_gen g;
+    uint32_t seen[TOID__UID11_SLOTS]; /* uid11: values issued in the last ms */
+} toid_gen_uid11;
+
+/* The most memory any format's generator needs (for static storage sized
+ * before the format is known). */
+#define TOID_GEN_SIZE_MAX sizeof(toid_gen_uid11)
 
 /* Status bits reported by the generator calls (informational). */
 #define TOID_ST_NEW_MS 1u          /* first ID of a new ms */
@@ -773,14 +800,25 @@ typedef struct toid_gen {
 /* The defaults of a format into *cfg (what zero fields resolve to). */
 TOID_API int toid_gen_config_default(toid_format f, toid_gen_config *cfg);
 
+/* The bytes of memory a generator of format f needs: sizeof(toid_gen) for
+ * every format but uid11, sizeof(toid_gen_uid11) for uid11; 0 for an unknown
+ * format. */
+TOID_API size_t toid_gen_size(toid_format f);
+
 /*
- * (Re)initialises a generator: validates cfg (TOID_EINVAL: node, epoch,
- * entropy size, cap or a policy the format does not have) and forgets any
- * previous state. Also the way to re-arm a node-bearing generator in a
- * forked child. With TOID_GEN_SHARED (TOID_EINVAL together with
- * TOID_GEN_UNLOCKED) call it once, in one process, before the others use
- * the generator, and never while they do.
+ * (Re)initialises the generator in the `size` bytes at g: validates cfg
+ * (TOID_EINVAL: node, epoch, entropy size, cap or a policy the format does
+ * not have), then the room (TOID_EBUFFER, nothing written: size is below
+ * toid_gen_size(cfg->format)), and forgets any previous state. Also the way
+ * to re-arm a node-bearing generator in a forked child. With
+ * TOID_GEN_SHARED (TOID_EINVAL together with TOID_GEN_UNLOCKED) call it
+ * once, in one process, before the others use the generator, and never
+ * while they do.
  */
+TOID_API int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg);
+
+/* toid_gen_init_size(g, sizeof(toid_gen), cfg): for a plain toid_gen, so
+ * TOID_EBUFFER for uid11 (use a toid_gen_uid11 and toid_gen_init_size). */
 TOID_API int toid_gen_init(toid_gen *g, const toid_gen_config *cfg);
 
 /* Where the pure core gets its random bytes: fill buf with n bytes, return 0

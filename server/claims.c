@@ -121,7 +121,8 @@ static const char *fname(toid_format f) { return toid_format_get(f)->name; }
 /* Makes what requests use for the claim k and publishes it. */
 static int publish(toid_format f, toid_claim *k, uint32_t node) {
     fslot *s = &slots[f];
-    served *sv = calloc(1, sizeof *sv);
+    size_t gen_size = toid_gen_size(f);
+    served *sv = calloc(1, offsetof(served, gen) + gen_size);
     if (!sv) {
         log_err("out of memory");
         return -1;
@@ -129,7 +130,7 @@ static int publish(toid_format f, toid_claim *k, uint32_t node) {
     toid_gen_config g = s->gcfg;
     if (s->node_format)
         g.node = node;
-    int rc = toid_gen_init(&sv->gen, &g);
+    int rc = toid_gen_init_size(&sv->gen, gen_size, &g);
     if (rc < 0) {
         log_err("generator %s: %s", fname(f), toid_strerror(rc));
         free(sv);

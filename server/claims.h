@@ -33,12 +33,14 @@ enum {
     CLAIMS_EBACKEND = -312,  /* the claim backend failed (unreachable, corrupt, clock) */
 };
 
-/* A format being served: the generator for the node held, and its claim. */
+/* A format being served: the generator for the node held, and its claim.
+ * Allocated with room for toid_gen_size(format) bytes at gen (uid11's set
+ * follows its toid_gen), so gen comes last. */
 typedef struct served {
-    toid_gen gen;
     toid_claim *claim;       /* NULL: --no-state without --claim (no guarantee) */
     uint32_t node;
     int64_t epoch_ms;
+    toid_gen gen;
 } served;
 
 /*

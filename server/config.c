@@ -547,8 +547,8 @@ int config_parse(int argc, char **argv, server_config *c) {
         return bad("--max-output-bytes must be at least %s for this --max-count", n);
     }
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        toid_gen g;
-        if (toid_gen_init(&g, &c->gen[f]) < 0)
+        toid_gen g;     /* the settings are checked first: uid11's TOID_EBUFFER (its larger memory) means they passed */
+        if (toid_gen_init(&g, &c->gen[f]) == TOID_EINVAL)
             return bad("invalid generator settings for %s", toid_format_get((toid_format)f)->name);
     }
     return 0;

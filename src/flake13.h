@@ -33,13 +33,13 @@ static inline void toid__flake13_encode(const uint8_t *bin, char *out) {
  * behaviour): a new ms draws fresh random bits; the same ms adds an n-byte
  * big-endian integer, redrawn while it is 0; past the field's maximum it is
  * the overflow error and nothing changes. */
-static inline int toid__flake_next(toid_gen_head *g, const toid__tick *t, toid_entropy_fn e, void *ctx,
-                                   uint8_t *out, unsigned *status, unsigned rbits, unsigned sid_bits) {
+static inline int toid__flake_next(toid__core *c, uint8_t *out, unsigned rbits, unsigned sid_bits) {
+    const toid_gen_head *g = c->g;
     const uint64_t max_r = (UINT64_C(1) << rbits) - 1;
     uint8_t b[3];
     uint64_t r;
-    if (!t->same) {
-        int rc = toid__draw(e, ctx, b, (rbits + 7) / 8);
+    if (!c->t.same) {
+        int rc = toid__draw(c, b, (rbits + 7) / 8);
         if (rc < 0)
             return rc;
         r = toid__be(b, (rbits + 7) / 8) & max_r;
@@ -48,7 +48,7 @@ static inline int toid__flake_next(toid_gen_head *g, const toid__tick *t, toid_e
         for (int tries = 0; inc == 0; tries++) {
             if (tries == 64)
                 return TOID_EENTROPY;     /* a source of only zeros */
-            int rc = toid__draw(e, ctx, b, g->cfg.entropy_bytes);
+            int rc = toid__draw(c, b, g->cfg.entropy_bytes);
             if (rc < 0)
                 return rc;
             inc = toid__be(b, g->cfg.entropy_bytes);
@@ -57,7 +57,7 @@ static inline int toid__flake_next(toid_gen_head *g, const toid__tick *t, toid_e
         if (r > max_r)
             return TOID_EOVERFLOW;
     }
-    return toid__issue64(g, t, toid__ts(g, t) << 20 | r << sid_bits | g->cfg.node, out, status);
+    return toid__issue64(c, toid__ts(c) << 20 | r << sid_bits | g->cfg.node, out);
 }
 
 /* The state in one word: the last ID (63 bits) and a mark bit. */

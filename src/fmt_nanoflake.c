@@ -21,16 +21,12 @@ static void nanoflake_encode(const uint8_t *bin, char *out) {
 }
 
 /* Sequence 0 each ms, + 1, exhausted after 4095. No randomness at all. */
-static int nanoflake_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx,
-                          uint8_t *out, unsigned *status) {
-    (void)seen;
-    (void)e;
-    (void)ctx;
+static int nanoflake_next(toid__core *c, uint8_t *out) {
     uint32_t seq;
-    if (toid__next_seq(g, t, &seq) < 0)
+    if (toid__next_seq(c, &seq) < 0)
         return TOID_EEXHAUSTED;
-    g->seq = seq;
-    return toid__issue64(g, t, toid__ts(g, t) << 22 | (uint64_t)g->cfg.node << 12 | seq, out, status);
+    c->g->seq = seq;
+    return toid__issue64(c, toid__ts(c) << 22 | (uint64_t)c->g->cfg.node << 12 | seq, out);
 }
 
 const toid__format toid__fmt_nanoflake = {

@@ -82,9 +82,9 @@ static void scru160_encode(const uint8_t *bin, char *out) {
  * microsecond in the top 10 bits and a 6-bit count, never going down);
  * random16 and random80 fresh for every ID. The reserved timestamps 0 and
  * 2^48-1 are never generated. */
-static int scru160_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
-                        unsigned *status) {
-    (void)seen;
+static int scru160_next(toid__core *c, uint8_t *out) {
+    toid_gen_head *g = c->g;
+    const toid__tick *t = &c->t;
     if (t->ms < 1 || t->ms > (INT64_C(1) << 48) - 2)
         return TOID_ERANGE;
     uint32_t last = (uint32_t)g->last[6] << 8 | g->last[7];
@@ -98,19 +98,19 @@ static int scru160_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, t
     }
     if (counter > 0xFFFF)
         return TOID_EEXHAUSTED;
-    int rc = toid__draw(e, ctx, id + 8, 12);       /* random16 | random80 */
+    int rc = toid__draw(c, id + 8, 12);       /* random16 | random80 */
     if (rc < 0)
         return rc;
     if (!t->same && g->cfg.counter_mode != TOID_COUNTER_MICROS) {
-        uint8_t c[2];
-        if ((rc = toid__draw(e, ctx, c, 2)) < 0)
+        uint8_t b[2];
+        if ((rc = toid__draw(c, b, 2)) < 0)
             return rc;
-        counter = ((uint32_t)c[0] << 8 | c[1]) & 0x7FFF;
+        counter = ((uint32_t)b[0] << 8 | b[1]) & 0x7FFF;
     }
     toid__gen_store64(id, (uint64_t)t->ms << 16 | counter);
     toid__commit(g, t->ms, id, 20);
     memcpy(out, id, 20);
-    *status |= TOID__NEW_OR_SAME(t);
+    c->status |= TOID__NEW_OR_SAME(t);
     return 0;
 }
 

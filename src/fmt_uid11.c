@@ -4,10 +4,13 @@
 #include "uid11.h"
 #include "gen.h"
 
-/* seen[]: an open-addressing set of the values issued in the current ms.
- * A slot holds value | tag << 22; slots whose tag is not the current ms's
- * count as empty, so a new ms costs nothing (the table is cleared only when
- * the 10-bit tag wraps, once per 1023 ms). */
+/* seen[]: an open-addressing set of the values issued in the current ms,
+ * in the memory right after the generator (toid_gen_uid11.seen). A slot
+ * holds value | tag << 22; slots whose tag is not the current ms's count as
+ * empty, so a new ms costs nothing (the table is cleared only when the
+ * 10-bit tag wraps, once per 1023 ms, and on the first ID after
+ * toid_gen_init, which sets the tag to 0: so the memory needs no clearing
+ * before, and gen.c never touches the set). */
 #define SLOT_MASK (TOID__UID11_SLOTS - 1u)
 #define TAG_MAX 1023u
 
@@ -31,8 +34,10 @@ static void seen_add(uint32_t *seen, uint32_t tag, uint32_t r) {
 /* 22 uniform random bits per ID; within one ms a value already issued is
  * drawn again, so the generator never repeats itself (sampling without
  * replacement), up to per_ms_cap IDs a ms. */
-static int uid11_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
-                      unsigned *status) {
+static int uid11_next(toid__core *c, uint8_t *out) {
+    toid_gen_head *g = c->g;
+    uint32_t *seen = c->seen;
+    const toid__tick *t = &c->t;
     if (t->same && g->seq >= g->cfg.per_ms_cap)
         return TOID_EEXHAUSTED;
     uint32_t tag = t->same ? g->tag : g->tag % TAG_MAX + 1;
@@ -41,7 +46,7 @@ static int uid11_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toi
         uint8_t b[3];
         if (tries == 1000)
             return TOID_EENTROPY;         /* a source that keeps repeating itself */
-        int rc = toid__draw(e, ctx, b, 3);
+        int rc = toid__draw(c, b, 3);
         if (rc < 0)
             return rc;
         r = (uint32_t)toid__be(b, 3) & 0x3FFFFFu;
@@ -56,7 +61,7 @@ static int uid11_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toi
     }
     seen_add(seen, tag, r);
     g->seq++;
-    return toid__issue64(g, t, toid__ts(g, t) << 22 | r, out, status);
+    return toid__issue64(c, toid__ts(c) << 22 | r, out);
 }
 
 const toid__format toid__fmt_uid11 = {

@@ -4,18 +4,16 @@
 #include "gen.h"
 
 /* Sequence 0 each ms, + 1, exhausted after 4095; 10 fresh random bits. */
-static int uid11_seq_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e,
-                          void *ctx, uint8_t *out, unsigned *status) {
-    (void)seen;
+static int uid11_seq_next(toid__core *c, uint8_t *out) {
     uint32_t seq;
     uint8_t b[2];
-    if (toid__next_seq(g, t, &seq) < 0)
+    if (toid__next_seq(c, &seq) < 0)
         return TOID_EEXHAUSTED;
-    int rc = toid__draw(e, ctx, b, 2);
+    int rc = toid__draw(c, b, 2);
     if (rc < 0)
         return rc;
-    g->seq = seq;
-    return toid__issue64(g, t, toid__ts(g, t) << 22 | (uint64_t)seq << 10 | (toid__be(b, 2) & 0x3FFu), out, status);
+    c->g->seq = seq;
+    return toid__issue64(c, toid__ts(c) << 22 | (uint64_t)seq << 10 | (toid__be(b, 2) & 0x3FFu), out);
 }
 
 const toid__format toid__fmt_uid11_seq = {

@@ -47,9 +47,9 @@ static void ulid_encode(const uint8_t *bin, char *out) {
 
 /* Same ms: the 80 random bits + 1 with carry; a carry out of them is the
  * spec's overflow error, never a carry into the timestamp. */
-static int ulid_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
-                     unsigned *status) {
-    (void)seen;
+static int ulid_next(toid__core *c, uint8_t *out) {
+    toid_gen_head *g = c->g;
+    const toid__tick *t = &c->t;
     uint64_t hi, lo;        /* hi: 48-bit ms | top 16 random bits; lo: the other 64 */
     if (t->same) {
         hi = toid__gen_load64(g->last);
@@ -61,7 +61,7 @@ static int ulid_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid
         }
     } else {
         uint8_t r[10];
-        int rc = toid__draw(e, ctx, r, 10);
+        int rc = toid__draw(c, r, 10);
         if (rc < 0)
             return rc;
         hi = (uint64_t)t->ms << 16 | (uint64_t)r[0] << 8 | r[1];
@@ -71,7 +71,7 @@ static int ulid_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid
     toid__gen_store64(g->last + 8, lo);
     g->last_ms = t->ms;
     memcpy(out, g->last, 16);
-    *status |= TOID__NEW_OR_SAME(t);
+    c->status |= TOID__NEW_OR_SAME(t);
     return 0;
 }
 

@@ -2,10 +2,8 @@
  * | 20-bit random; 13 Crockford base32 symbols; 8 bytes. */
 #include "flake13.h"
 
-static int flake_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
-                      unsigned *status) {
-    (void)seen;
-    return toid__flake_next(g, t, e, ctx, out, status, 20, 0);
+static int flake_next(toid__core *c, uint8_t *out) {
+    return toid__flake_next(c, out, 20, 0);
 }
 
 const toid__format toid__fmt_ulid_flake = {

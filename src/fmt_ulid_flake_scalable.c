@@ -2,10 +2,8 @@
  * epoch | 15-bit random | 5-bit scalability id; 13 Crockford base32; 8 bytes. */
 #include "flake13.h"
 
-static int flake_scalable_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx,
-                               uint8_t *out, unsigned *status) {
-    (void)seen;
-    return toid__flake_next(g, t, e, ctx, out, status, 15, 5);
+static int flake_scalable_next(toid__core *c, uint8_t *out) {
+    return toid__flake_next(c, out, 15, 5);
 }
 
 const toid__format toid__fmt_ulid_flake_scalable = {

@@ -93,9 +93,9 @@ static uint64_t counter_of(const uint8_t *id) {
     return (toid__gen_load64(id) & 0xFFF) << 30 | (toid__gen_load64(id + 8) >> 32 & 0x3FFFFFFF);
 }
 
-static int uuidv7_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, toid_entropy_fn e, void *ctx, uint8_t *out,
-                       unsigned *status) {
-    (void)seen;
+static int uuidv7_next(toid__core *c, uint8_t *out) {
+    toid_gen_head *g = c->g;
+    const toid__tick *t = &c->t;
     uint8_t rnd[10];
     int64_t ms = t->ms;
     unsigned st = TOID__NEW_OR_SAME(t);
@@ -109,7 +109,7 @@ static int uuidv7_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, to
         ms++;
         st = TOID_ST_ADVANCED | TOID_ST_NEW_MS;
     }
-    int rc = toid__draw(e, ctx, rnd, fresh ? 10 : 4);   /* 32 random bits, + a counter start */
+    int rc = toid__draw(c, rnd, fresh ? 10 : 4);   /* 32 random bits, + a counter start */
     if (rc < 0)
         return rc;
     if (fresh)
@@ -122,7 +122,7 @@ static int uuidv7_next(toid_gen_head *g, uint32_t *seen, const toid__tick *t, to
     toid__gen_store64(g->last + 8, lo);
     g->last_ms = ms;
     memcpy(out, g->last, 16);
-    *status |= st;
+    c->status |= st;
     return 0;
 }
 

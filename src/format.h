@@ -15,7 +15,7 @@
 
 #define TOID__HIDDEN __attribute__((visibility("hidden")))
 
-struct toid__tick;
+struct toid__core;
 
 /* One sub-field of the value: `width` bits whose lowest is bit `shift`. */
 typedef struct toid__field_layout {
@@ -51,8 +51,7 @@ typedef struct toid__format {
     const toid__span *extra;       /* layout only: bits the fields do not report */
     uint8_t nextra;
     /* Generation (gen.h): the pure core, and the format's defaults. */
-    int (*next)(toid_gen_head *g, uint32_t *seen, const struct toid__tick *t, toid_entropy_fn entropy,
-                void *ctx, uint8_t *out, unsigned *status);
+    int (*next)(struct toid__core *c, uint8_t *out);
     /* Formats whose whole state fits one word are updated by compare-and-swap:
      * pack the state into a word (0 = no ID yet) and back. NULL otherwise. */
     uint64_t (*pack)(const toid_gen_head *g);

@@ -84,22 +84,39 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
     return 0;
 }
 
+/* Tag 0 makes uid11's core clear its issued-value set on the next ID (see
+ * fmt_uid11.c), so the 32 KiB are never cleared here. */
 static void forget_state(toid_gen *g) {
     g->h.last_ms = INT64_MIN;
     __atomic_store_n(&g->h.word, 0, __ATOMIC_RELEASE);
     memset(g->h.last, 0, sizeof g->h.last);
     g->h.seq = 0;
     g->h.tag = 0;
-    memset(g->seen, 0, sizeof g->seen);
+}
+
+/* uid11's issued-value set: the memory right after the toid_gen, which
+ * toid_gen_init_size checked is there. NULL for the formats without one. */
+_Static_assert(offsetof(toid_gen_uid11, seen) == sizeof(toid_gen), "the set follows the toid_gen");
+static uint32_t *seen_of(toid_gen *g, const toid__format *fmt) {
+    return fmt->random_order ? ((toid_gen_uid11 *)(void *)g)->seen : NULL;
+}
+
+size_t toid_gen_size(toid_format f) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt)
+        return 0;
+    return fmt->random_order ? sizeof(toid_gen_uid11) : sizeof(toid_gen);
 }
 
 static int shared_lock_init(toid_gen *g);
 
-int toid_gen_init(toid_gen *g, const toid_gen_config *cfg) {
+int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
     toid_gen_config c;
     int64_t epoch;
     if (!g || resolve_config(cfg, &c, &epoch) < 0)
         return TOID_EINVAL;
+    if (size < toid_gen_size(c.format))
+        return TOID_EBUFFER;
     if ((c.flags & TOID_GEN_SHARED) && shared_lock_init(g) < 0)
         return TOID_EINVAL;
     g->h.cfg = c;
@@ -111,18 +128,23 @@ int toid_gen_init(toid_gen *g, const toid_gen_config *cfg) {
     return 0;
 }
 
+int toid_gen_init(toid_gen *g, const toid_gen_config *cfg) {
+    return toid_gen_init_size(g, sizeof *g, cfg);
+}
+
 /* The clock-behind policy and the span: which ms the next ID gets. micros
  * is 0..999 already (the callers split the clock's reading once). */
-static int make_tick(const toid_gen_head *g, const toid__format *fmt, int64_t ms, unsigned micros,
-                     toid__tick *t, unsigned *status) {
+static int make_tick(toid__core *c, const toid__format *fmt, int64_t ms, unsigned micros) {
+    const toid_gen_head *g = c->g;
+    toid__tick *t = &c->t;
     if (g->last_ms != INT64_MIN && ms < g->last_ms) {
         uint64_t behind = (uint64_t)(g->last_ms - ms);
         toid_on_behind p = g->cfg.on_behind;
         if ((p == TOID_BEHIND_KEEP || p == TOID_BEHIND_RESET) && behind <= g->cfg.behind_allow_ms) {
             ms = g->last_ms;
-            *status |= TOID_ST_ROLLBACK;
+            c->status |= TOID_ST_ROLLBACK;
         } else if (p == TOID_BEHIND_RESET) {
-            *status |= TOID_ST_RESET;
+            c->status |= TOID_ST_RESET;
         } else {
             return TOID_ECLOCK;
         }
@@ -143,17 +165,16 @@ int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy
     const toid__format *fmt = toid__format_of(g->h.cfg.format);
     if (!fmt)
         return TOID_EINVAL;
-    unsigned st = 0;
-    toid__tick t;
+    toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = entropy, .ctx = ctx};
     if (fmt->pack)          /* the word is the state of record for CAS formats */
         fmt->unpack(__atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE), &g->h);
-    int rc = make_tick(&g->h, fmt, unix_ms, micros % 1000, &t, &st);
+    int rc = make_tick(&c, fmt, unix_ms, micros % 1000);
     if (rc == 0)
-        rc = fmt->next(&g->h, g->seen, &t, entropy, ctx, out, &st);
+        rc = fmt->next(&c, out);
     if (rc == 0 && fmt->pack)
         __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELEASE);
     if (status)
-        *status = rc == 0 ? st : 0;
+        *status = rc == 0 ? c.status : 0;
     return rc;
 }
 
@@ -369,10 +390,10 @@ static int repair_state(toid_gen *g, const toid__format *fmt) {
         return TOID_ERANGE;
     __atomic_store_n(&g->h.fence_ms, m, __ATOMIC_RELEASE);
     forget_state(g);
-    toid__tick t = {.ms = m, .micros = 0, .same = false, .may_advance = false};
+    toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = repair_entropy,
+                    .t = {.ms = m, .micros = 0, .same = false, .may_advance = false}};
     uint8_t scratch[TOID_BIN_MAX];
-    unsigned st = 0;
-    return fmt->next(&g->h, g->seen, &t, repair_entropy, NULL, scratch, &st);
+    return fmt->next(&c, scratch);
 }
 
 static int shared_lock(toid_gen *g, const toid__format *fmt) {
@@ -410,10 +431,10 @@ chunk_under_lock(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chun
         *last = 0;
         return rc;
     }
+    toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = from_pool, .ctx = q};
     while (chunk) {
-        unsigned st = 0;
-        toid__tick t;
-        rc = make_tick(&g->h, fmt, ms, micros, &t, &st);
+        c.status = 0;
+        rc = make_tick(&c, fmt, ms, micros);
         if (rc == TOID_ECLOCK && !reread) {
             /* Another thread may have read a later clock and issued first:
              * read again, now that we hold the lock, before calling it a
@@ -425,18 +446,18 @@ chunk_under_lock(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chun
             continue;
         }
         if (rc == 0 && shared) {
-            __atomic_store_n(&g->h.fence_ms, t.ms + t.may_advance, __ATOMIC_RELAXED);
+            __atomic_store_n(&g->h.fence_ms, c.t.ms + c.t.may_advance, __ATOMIC_RELAXED);
             __atomic_signal_fence(__ATOMIC_SEQ_CST);    /* the fence before any state or output */
             if (toid__test_shared_hold)
                 toid__test_shared_hold(g, out, 0);
         }
         if (rc == 0)
-            rc = fmt->next(&g->h, g->seen, &t, from_pool, q, out, &st);
+            rc = fmt->next(&c, out);
         if (rc < 0)
             break;
         if (shared && toid__test_shared_hold)
             toid__test_shared_hold(g, out, 1);
-        *st_all |= st;
+        *st_all |= c.status;
         (*made)++;
         out += size;
         chunk--;
@@ -479,14 +500,13 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
         uint64_t old = __atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE);
         fmt->unpack(old, &h);
         pool attempt = *q;
-        unsigned st = 0;
+        toid__core c = {.g = &h, .entropy = from_pool, .ctx = &attempt};
         size_t k = 0;
         rc = 0;
         while (k < chunk) {
-            toid__tick t;
-            rc = make_tick(&h, fmt, *now / 1000, (unsigned)(*now % 1000), &t, &st);
+            rc = make_tick(&c, fmt, *now / 1000, (unsigned)(*now % 1000));
             if (rc == 0)
-                rc = fmt->next(&h, NULL, &t, from_pool, &attempt, out + k * size, &st);
+                rc = fmt->next(&c, out + k * size);
             if (rc < 0)
                 break;
             k++;
@@ -500,7 +520,7 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
                                               __ATOMIC_ACQUIRE))
             continue;           /* another thread published first: redo the chunk */
         *q = attempt;
-        *st_all |= st;
+        *st_all |= c.status;
         *made += k;
         *last = h.last_ms;
         return rc;
@@ -647,25 +667,36 @@ int toid_gen_batch_status(toid_gen *g, uint8_t *out, size_t n, size_t *made, uns
 static struct {
     _Alignas(64) toid_gen g;
 } defaults[TOID_FORMAT_COUNT];
+/* uid11's, with room for its issued-value set (its slot above stays unused). */
+static struct {
+    _Alignas(64) toid_gen_uid11 u;
+} default_uid11;
 _Static_assert(offsetof(toid_gen_head, last_ms) == 64 && offsetof(toid_gen_head, state) < 128,
                "the configuration fills the head's first cache line, the state and lock the second");
-static int ready[TOID_FORMAT_COUNT];
+_Static_assert(sizeof(toid_gen) <= 256, "a generator of any format but uid11 stays small");
+/* The generator of each format once it is initialised, NULL before. */
+static toid_gen *ready[TOID_FORMAT_COUNT];
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
+    pthread_mutex_lock(&init_mutex);
+    toid_gen *g = ready[f];
+    if (!g) {
+        g = toid_gen_size(f) > sizeof(toid_gen) ? &default_uid11.u.g : &defaults[f].g;
+        toid_gen_config c;
+        toid_gen_config_default(f, &c);
+        toid_gen_init_size(g, toid_gen_size(f), &c);
+        __atomic_store_n(&ready[f], g, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&init_mutex);
+    return g;
+}
 
 static toid_gen *default_gen(toid_format f) {
     if ((unsigned)f >= TOID_FORMAT_COUNT)
         return NULL;
-    if (__builtin_expect(!__atomic_load_n(&ready[f], __ATOMIC_ACQUIRE), 0)) {
-        pthread_mutex_lock(&init_mutex);
-        if (!ready[f]) {
-            toid_gen_config c;
-            toid_gen_config_default(f, &c);
-            toid_gen_init(&defaults[f].g, &c);
-            __atomic_store_n(&ready[f], 1, __ATOMIC_RELEASE);
-        }
-        pthread_mutex_unlock(&init_mutex);
-    }
-    return &defaults[f].g;
+    toid_gen *g = __atomic_load_n(&ready[f], __ATOMIC_ACQUIRE);
+    return __builtin_expect(g != NULL, 1) ? g : default_gen_init(f);
 }
 
 int toid_new(toid_format f, uint8_t *out) {

@@ -13,6 +13,18 @@ typedef struct toid__tick {
     bool may_advance;   /* on_exhausted == ADVANCE */
 } toid__tick;
 
+/* What a core works with, in one place: gen.c fills it once per run of IDs
+ * (a chunk), make_tick sets t before each ID, and the core reads t, draws
+ * from entropy, commits to *g and ORs its TOID_ST_* bits into status. */
+typedef struct toid__core {
+    toid_gen_head *g;           /* the state (a copy of the head on the CAS path) */
+    uint32_t *seen;             /* uid11's issued-value set (toid_gen_uid11.seen); NULL for the others */
+    toid_entropy_fn entropy;
+    void *ctx;                  /* entropy's */
+    toid__tick t;
+    unsigned status;
+} toid__core;
+
 /* Big-endian words of the generator's state as one load or store with a byte
  * swap where the compiler offers one (the byte-assembling toid__load64 did
  * not compile to that here and cost the ULID batch ~7 ns an ID). */
@@ -39,8 +51,8 @@ static inline void toid__gen_store64(uint8_t *p, uint64_t v) {
 #define TOID__GEN_READY 1u
 #define TOID__GEN_FORKED 2u     /* node format in a child: needs toid_gen_init */
 
-static inline int toid__draw(toid_entropy_fn e, void *ctx, uint8_t *buf, size_t n) {
-    int rc = e(ctx, buf, n);
+static inline int toid__draw(toid__core *c, uint8_t *buf, size_t n) {
+    int rc = c->entropy(c->ctx, buf, n);
     return rc < 0 ? rc : 0;
 }
 
@@ -73,25 +85,24 @@ static inline void toid__seq_unpack(uint64_t w, toid_gen_head *g) {
 #define TOID__NEW_OR_SAME(t) ((t)->same ? TOID_ST_INCREMENTED : TOID_ST_NEW_MS)
 
 /* The ms since the generator's epoch, for the 64-bit formats. */
-static inline uint64_t toid__ts(const toid_gen_head *g, const toid__tick *t) {
-    return (uint64_t)(t->ms - g->epoch_ms);
+static inline uint64_t toid__ts(const toid__core *c) {
+    return (uint64_t)(c->t.ms - c->g->epoch_ms);
 }
 
 /* Issues a 64-bit ID: it becomes the last, goes out, and the status says
  * whether it opened a ms. What every 64-bit core ends with. */
-static inline int toid__issue64(toid_gen_head *g, const toid__tick *t, uint64_t v, uint8_t *out,
-                                unsigned *status) {
-    toid__gen_store64(g->last, v);
-    g->last_ms = t->ms;
-    memcpy(out, g->last, 8);
-    *status |= TOID__NEW_OR_SAME(t);
+static inline int toid__issue64(toid__core *c, uint64_t v, uint8_t *out) {
+    toid__gen_store64(c->g->last, v);
+    c->g->last_ms = c->t.ms;
+    memcpy(out, c->g->last, 8);
+    c->status |= TOID__NEW_OR_SAME(&c->t);
     return 0;
 }
 
 /* The sequence formats' step: 0 on a new ms, + 1 in the same ms, and the ms
  * is exhausted after 4095. */
-static inline int toid__next_seq(const toid_gen_head *g, const toid__tick *t, uint32_t *seq) {
-    *seq = t->same ? g->seq + 1 : 0;
+static inline int toid__next_seq(const toid__core *c, uint32_t *seq) {
+    *seq = c->t.same ? c->g->seq + 1 : 0;
     return *seq > 4095 ? TOID_EEXHAUSTED : 0;
 }
 #endif

@@ -40,7 +40,9 @@ static fake script(const uint8_t *bytes, size_t n) {
     return f;
 }
 
-static toid_gen gen_a, gen_b;   /* big (uid11 set): static */
+/* Room for any format (uid11's set too): static. */
+static toid_gen_uid11 room_a, room_b;
+static toid_gen *const gen_a = &room_a.g, *const gen_b = &room_b.g;
 
 static void init(toid_gen *g, toid_format f, toid_on_exhausted ex, toid_on_behind be) {
     toid_gen_config c;
@@ -48,8 +50,13 @@ static void init(toid_gen *g, toid_format f, toid_on_exhausted ex, toid_on_behin
     c.format = f;
     c.on_exhausted = ex;
     c.on_behind = be;
-    int rc = toid_gen_init(g, &c);
+    int rc = toid_gen_init_size(g, toid_gen_size(f), &c);
     CHECK_MSG(rc == 0, "init %s: %s", toid_format_get(f)->name, toid_strerror(rc));
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 static int64_t base_ms(toid_format f) {
@@ -62,15 +69,16 @@ static int cmp_id(toid_format f, const uint8_t *a, const uint8_t *b) {
 
 /* An error must leave the generator exactly as it was. */
 static int next_checked(toid_gen *g, int64_t ms, fake *e, uint8_t *out, unsigned *st) {
-    static toid_gen before;
-    memcpy(&before, g, sizeof before);
+    static uint8_t before[sizeof(toid_gen_uid11)];
+    size_t size = toid_gen_size(g->h.cfg.format);   /* the whole state, uid11's set too */
+    memcpy(before, g, size);
     size_t n = toid_bin_size(g->h.cfg.format);
     uint8_t sentinel[TOID_BIN_MAX];
     memset(out, 0xA5, n);
     memcpy(sentinel, out, n);
     int rc = toid_gen_next_at(g, ms, 0, fake_entropy, e, out, st);
     if (rc < 0) {
-        CHECK_MSG(memcmp(&before, g, sizeof before) == 0, "error %s changed the state", toid_err_name(rc));
+        CHECK_MSG(memcmp(before, g, size) == 0, "error %s changed the state", toid_err_name(rc));
         CHECK_MSG(memcmp(out, sentinel, n) == 0, "error %s wrote an ID", toid_err_name(rc));
     }
     return rc;
@@ -86,7 +94,7 @@ static int exhaustion_error(toid_format f) {
 static void test_burst(toid_format f) {
     if (f == TOID_ULID || f == TOID_UUIDV7)
         return;                 /* 2^80 / 2^41 per ms: covered by the boundary tests */
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     init(g, f, TOID_EXHAUSTED_ERROR, TOID_BEHIND_DEFAULT);
     fake e = script(NULL, 0);
     uint8_t prev[TOID_BIN_MAX], id[TOID_BIN_MAX];
@@ -122,11 +130,11 @@ static void test_burst(toid_format f) {
 
 /* uid11: every value distinct inside one ms, order random */
 static void test_uid11_distinct(void) {
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     toid_gen_config c;
     toid_gen_config_default(TOID_UID11, &c);
     c.on_exhausted = TOID_EXHAUSTED_ERROR;
-    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    CHECK_EQ_INT(toid_gen_init_size(g, sizeof room_a, &c), 0);
     /* an entropy source that repeats: 0x000001 three times, then 0x000002 */
     static const uint8_t rep[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 2};
     fake e = script(rep, sizeof rep);
@@ -161,7 +169,7 @@ static void test_uid11_distinct(void) {
     toid_gen_config_default(TOID_UID11, &c);
     c.per_ms_cap = 3;
     c.on_exhausted = TOID_EXHAUSTED_ERROR;
-    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    CHECK_EQ_INT(toid_gen_init_size(g, sizeof room_a, &c), 0);
     for (int i = 0; i < 3; i++)
         CHECK_EQ_INT(next_checked(g, base_ms(TOID_UID11), &e3, a, &st), 0);
     CHECK_EQ_INT(next_checked(g, base_ms(TOID_UID11), &e3, a, &st), TOID_EEXHAUSTED);
@@ -173,7 +181,7 @@ static void test_boundaries(void) {
     unsigned st;
     /* ULID: random = 2^80 - 3 */
     static const uint8_t fd[10] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFD};
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     init(g, TOID_ULID, TOID_EXHAUSTED_ERROR, TOID_BEHIND_DEFAULT);
     fake e = script(fd, sizeof fd);
     int64_t ms = 1700000000000;
@@ -281,7 +289,7 @@ static void test_boundaries(void) {
 
 /* ---- Ulid-Flake: the reference implementation's trace ---- */
 static void test_flake_trace(void) {
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     uint8_t id[8];
     char t[TOID_TEXT_MAX];
     unsigned st;
@@ -334,7 +342,7 @@ static void test_flake_trace(void) {
 
 /* ---- clock walks +1, +1, -5000, +1, -1, +2 under each policy ---- */
 static void test_walk(toid_format f, toid_on_behind policy) {
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     init(g, f, TOID_EXHAUSTED_DEFAULT, policy);
     fake e = script(NULL, 0);
     static const int steps[6] = {1, 1, -5000, 1, -1, 2};
@@ -371,12 +379,12 @@ static void test_walk(toid_format f, toid_on_behind policy) {
 
 /* ---- rollback exactly at the allowance, and one ms past it ---- */
 static void test_allowance(toid_format f, toid_on_behind policy) {
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     toid_gen_config c;
     toid_gen_config_default(f, &c);
     c.on_behind = policy;
     c.behind_allow_ms = 10000;
-    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    CHECK_EQ_INT(toid_gen_init_size(g, sizeof room_a, &c), 0);
     fake e = script(NULL, 0);
     uint8_t prev[TOID_BIN_MAX], id[TOID_BIN_MAX];
     unsigned st;
@@ -398,7 +406,7 @@ static void test_allowance(toid_format f, toid_on_behind policy) {
 
 /* ---- the span: before the epoch, past the ts width ---- */
 static void test_span(toid_format f) {
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     init(g, f, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
     fake e = script(NULL, 0);
     uint8_t id[TOID_BIN_MAX];
@@ -431,7 +439,7 @@ static void test_span(toid_format f) {
 
 static void test_config(void) {
     toid_gen_config c;
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     memset(&c, 0, sizeof c);
     c.format = TOID_NANOFLAKE;
     c.node = 1023;
@@ -457,9 +465,9 @@ static void test_config(void) {
     c.per_ms_cap = 5;
     CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
     c.format = TOID_UID11;
-    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    CHECK_EQ_INT(toid_gen_init_size(g, sizeof room_a, &c), 0);
     c.per_ms_cap = 4097;
-    CHECK_EQ_INT(toid_gen_init(g, &c), TOID_EINVAL);
+    CHECK_EQ_INT(toid_gen_init_size(g, sizeof room_a, &c), TOID_EINVAL);
     /* defaults as documented */
     toid_gen_config_default(TOID_ULID, &c);
     CHECK(c.on_behind == TOID_BEHIND_KEEP && c.on_exhausted == TOID_EXHAUSTED_ERROR && c.behind_allow_ms == 10000);
@@ -485,7 +493,7 @@ static void test_config(void) {
 
 /* scru160's MICROS counter: microsecond << 6, never going down */
 static void test_scru160_micros(void) {
-    toid_gen *g = &gen_a;
+    toid_gen *g = gen_a;
     toid_gen_config c;
     toid_gen_config_default(TOID_SCRU160, &c);
     c.counter_mode = TOID_COUNTER_MICROS;
@@ -508,6 +516,77 @@ static void test_scru160_micros(void) {
     CHECK_EQ_INT(fl.counter, (900 << 6) + 1);
 }
 
+/* ---- memory: a small toid_gen for every format but uid11, whose set needs
+ * toid_gen_size(TOID_UID11) bytes and is refused anything less ---- */
+static void test_memory(void) {
+    CHECK(sizeof(toid_gen) <= 256);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        size_t want = f == TOID_UID11 ? sizeof(toid_gen_uid11) : sizeof(toid_gen);
+        CHECK_EQ_INT(toid_gen_size((toid_format)f), want);
+        CHECK(toid_gen_size((toid_format)f) <= TOID_GEN_SIZE_MAX);
+    }
+    CHECK_EQ_INT(toid_gen_size(TOID_FORMAT_COUNT), 0);
+    /* a plain toid_gen for uid11: refused, not a byte written */
+    static struct {
+        toid_gen g;
+        uint8_t after[64];
+    } plain;
+    memset(&plain, 0x5A, sizeof plain);
+    toid_gen_config c;
+    toid_gen_config_default(TOID_UID11, &c);
+    CHECK_EQ_INT(toid_gen_init(&plain.g, &c), TOID_EBUFFER);
+    CHECK_EQ_INT(toid_gen_init_size(&plain.g, toid_gen_size(TOID_UID11) - 1, &c), TOID_EBUFFER);
+    int untouched = 1;
+    for (size_t i = 0; i < sizeof plain; i++)
+        untouched &= ((const uint8_t *)&plain)[i] == 0x5A;
+    CHECK(untouched);
+    c.per_ms_cap = 5000;        /* a bad config is TOID_EINVAL first, whatever the room */
+    CHECK_EQ_INT(toid_gen_init(&plain.g, &c), TOID_EINVAL);
+    /* every other format in a plain toid_gen */
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        if (f == TOID_UID11)
+            continue;
+        toid_gen_config_default((toid_format)f, &c);
+        CHECK_EQ_INT(toid_gen_init(&plain.g, &c), 0);
+        uint8_t id[TOID_BIN_MAX];
+        CHECK_EQ_INT(toid_gen_next(&plain.g, id, NULL), 0);
+    }
+    /* uid11 in exactly toid_gen_size bytes of heap (ASan sees any overrun),
+     * over garbage: a full ms of distinct values, twice (the set is cleared
+     * by the core on the first ID, never assumed zero) */
+    size_t size = toid_gen_size(TOID_UID11);
+    toid_gen *heap = malloc(size);
+    CHECK(heap != NULL);
+    if (!heap)
+        return;
+    memset(heap, 0xFF, size);
+    toid_gen_config_default(TOID_UID11, &c);
+    c.on_exhausted = TOID_EXHAUSTED_ERROR;
+    CHECK_EQ_INT(toid_gen_init_size(heap, size, &c), 0);
+    static uint64_t vals[4096];
+    for (int round = 0; round < 2; round++) {
+        fake e = script(NULL, 0);
+        e.rng = (uint64_t)round;
+        int n = 0;
+        uint8_t id[8];
+        while (n < 4097 && toid_gen_next_at(heap, base_ms(TOID_UID11) + round, 0, fake_entropy, &e, id, NULL) == 0) {
+            uint64_t v = 0;
+            for (int k = 0; k < 8; k++)
+                v = v << 8 | id[k];
+            if (n < 4096)
+                vals[n] = v;
+            n++;
+        }
+        CHECK_EQ_INT(n, 4096);
+        qsort(vals, 4096, sizeof vals[0], cmp_u64);
+        int dup = 0;
+        for (int i = 1; i < 4096; i++)
+            dup += vals[i] == vals[i - 1];
+        CHECK_EQ_INT(dup, 0);
+    }
+    free(heap);
+}
+
 /* ---- the wrapper with an injected clock: waits ---- */
 typedef struct script_clock {
     int64_t us;
@@ -521,7 +600,7 @@ static int64_t read_script_clock(void *ctx) {
 }
 
 static void test_wrapper_waits(void) {
-    toid_gen *g = &gen_b;
+    toid_gen *g = gen_b;
     toid_gen_config c;
     script_clock clk = {INT64_C(1704067300000) * 1000, 20};
     toid_set_clock(read_script_clock, &clk);
@@ -579,7 +658,7 @@ static void test_wrapper_waits(void) {
     CHECK_EQ_INT(toid_gen_next(g, id, &st), TOID_ECLOCK);
     /* uid11 batches come out sorted */
     toid_gen_config_default(TOID_UID11, &c);
-    CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    CHECK_EQ_INT(toid_gen_init_size(g, sizeof room_b, &c), 0);
     clk.step_us = 3;
     CHECK_EQ_INT(toid_gen_batch(g, ids, 3000, &made), 3000);
     ok = 1;
@@ -623,6 +702,7 @@ int main(void) {
     test_flake_trace();
     test_config();
     test_scru160_micros();
+    test_memory();
     test_wrapper_waits();
     return check_report();
 }

@@ -59,7 +59,7 @@ typedef struct record {
 } record;
 
 typedef struct shared {
-    toid_gen gen;
+    toid_gen_uid11 room;    /* a generator of any format, uid11's set included */
     uint32_t ticket;
     int stop_victim;    /* control: the survivor waits for the victim's death */
     uint8_t streams[MAXCHILD + 1][32];
@@ -94,13 +94,13 @@ static int init_gen(toid_format f, uint32_t flags) {
     if (f != TOID_UUIDV7)
         c.on_exhausted = TOID_EXHAUSTED_WAIT;
     c.wait_max_ms = 30000;
-    memset(&sh->gen, 0, sizeof sh->gen);
+    memset(&sh->room, 0, sizeof sh->room);
     if (sh->ticket > used)
         used = sh->ticket;
     memset(sh->rec, 0, (used < cap ? used : cap) * sizeof(record));
     used = 0;
     sh->ticket = 0;
-    return toid_gen_init(&sh->gen, &c);
+    return toid_gen_init_size(&sh->room.g, sizeof sh->room, &c);
 }
 
 /* fork, with stdout flushed first so no child can print the parent's
@@ -128,7 +128,7 @@ static int child_generate(toid_format f, int proc, long n, int batch) {
     for (long i = 0; i < n;) {
         long k = batch ? (n - i < BATCH ? n - i : BATCH) : 1;
         uint32_t start = __atomic_load_n(&sh->ticket, __ATOMIC_SEQ_CST);
-        int rc = batch ? toid_gen_batch(&sh->gen, buf, (size_t)k, NULL) : toid_gen_next(&sh->gen, buf, NULL);
+        int rc = batch ? toid_gen_batch(&sh->room.g, buf, (size_t)k, NULL) : toid_gen_next(&sh->room.g, buf, NULL);
         if (rc < 0) {
             fprintf(stderr, "child %d: %s: %s\n", proc, toid_format_get(f)->name, toid_strerror(rc));
             return rc == TOID_EFORKED ? 3 : 2;
@@ -348,7 +348,7 @@ static int victim(toid_format f, int proc, long countdown) {
     uint8_t id[20];
     for (;;) {
         hold_start = __atomic_load_n(&sh->ticket, __ATOMIC_SEQ_CST);
-        if (toid_gen_next(&sh->gen, id, NULL) < 0)
+        if (toid_gen_next(&sh->room.g, id, NULL) < 0)
             return 2;
         put(f, __atomic_fetch_add(&sh->ticket, 1, __ATOMIC_SEQ_CST), id, hold_start, proc);
     }
@@ -417,7 +417,7 @@ static void test_controls(void) {
     /* a node format in shared memory without TOID_GEN_SHARED: forked */
     CHECK_EQ_INT(init_gen(TOID_NANOFLAKE, 0), 0);
     uint8_t id[8];
-    CHECK_EQ_INT(toid_gen_next(&sh->gen, id, NULL), 0);
+    CHECK_EQ_INT(toid_gen_next(&sh->room.g, id, NULL), 0);
     pid_t p = spawn();
     if (p == 0)
         _exit(child_generate(TOID_NANOFLAKE, 0, 10, 0));
@@ -429,24 +429,24 @@ static void test_controls(void) {
     toid_gen_config c;
     toid_gen_config_default(TOID_ULID, &c);
     c.flags = TOID_GEN_SHARED | TOID_GEN_UNLOCKED;
-    CHECK_EQ_INT(toid_gen_init(&sh->gen, &c), TOID_EINVAL);
+    CHECK_EQ_INT(toid_gen_init(&sh->room.g, &c), TOID_EINVAL);
     c.flags = TOID_GEN_SHARED;
     CHECK_EQ_INT(toid_configure(&c), TOID_EINVAL);
     c.flags = 4;
-    CHECK_EQ_INT(toid_gen_init(&sh->gen, &c), TOID_EINVAL);
+    CHECK_EQ_INT(toid_gen_init(&sh->room.g, &c), TOID_EINVAL);
 }
 
 /* ---- 5. private entropy ---- */
 static void test_entropy(void) {
     CHECK_EQ_INT(init_gen(TOID_ULID, TOID_GEN_SHARED), 0);
     uint8_t id[16];
-    CHECK_EQ_INT(toid_gen_next(&sh->gen, id, NULL), 0);    /* the parent's CSPRNG is live */
+    CHECK_EQ_INT(toid_gen_next(&sh->room.g, id, NULL), 0);    /* the parent's CSPRNG is live */
     int n = children < MAXCHILD ? children : MAXCHILD;
     pid_t pid[MAXCHILD];
     for (int c = 0; c < n; c++) {
         if ((pid[c] = spawn()) == 0) {
             uint8_t x[16];
-            if (toid_gen_next(&sh->gen, x, NULL) < 0 || toid_random_bytes(sh->streams[c], 32) < 0)
+            if (toid_gen_next(&sh->room.g, x, NULL) < 0 || toid_random_bytes(sh->streams[c], 32) < 0)
                 _exit(2);
             _exit(0);
         }

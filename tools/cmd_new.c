@@ -67,7 +67,8 @@ static const cli_option options[] = {
 
 #define BATCH 4096   /* a multiple of uid11's per-ms cap, so --at batches are whole ms */
 
-static toid_gen gen;                       /* large (uid11's seen set): static */
+static toid_gen_uid11 gen_room;             /* room for any format (uid11's set: 32 KiB): static */
+static toid_gen *const gen = &gen_room.g;
 static uint8_t bins[BATCH * TOID_BIN_MAX];
 
 /* ---- random bytes for the pure core (--at) ---------------------------------- */
@@ -110,7 +111,7 @@ static size_t batch_at(toid_format f, int64_t *ms, pool *p, size_t n, int *err) 
     size_t size = toid_bin_size(f), made = 0;
     *err = 0;
     while (made < n) {
-        int rc = toid_gen_next_at(&gen, *ms, 0, pool_bytes, p, bins + made * size, NULL);
+        int rc = toid_gen_next_at(gen, *ms, 0, pool_bytes, p, bins + made * size, NULL);
         if (rc == 0) {
             made++;
         } else if ((rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW) && *ms < INT64_MAX) {
@@ -287,7 +288,7 @@ int cmd_new(int argc, char **argv) {
     if (cfg.on_behind == TOID_BEHIND_ERROR)
         cfg.on_behind = TOID_BEHIND_WAIT;         /* a short step back: wait, bounded */
     cfg.flags = TOID_GEN_UNLOCKED;
-    int rc = toid_gen_init(&gen, &cfg);
+    int rc = toid_gen_init_size(gen, sizeof gen_room, &cfg);
     if (rc < 0) {
         cli_fail("cannot set up the %s generator: %s (%s)", fi->name, toid_strerror(rc),
                  toid_err_name(rc));
@@ -312,7 +313,7 @@ int cmd_new(int argc, char **argv) {
         if (at_text) {
             made = batch_at(f, &ms, &rnd, n, &err);
         } else {
-            rc = toid_gen_batch(&gen, bins, n, &made);
+            rc = toid_gen_batch(gen, bins, n, &made);
             err = rc < 0 ? rc : 0;
         }
         if (node_bits)

@@ -15,7 +15,9 @@
 #include <toid.h>
 
 /* The largest node of each format into max[] (0: no node), using probe (a
- * scratch generator of the caller's; ~33 KiB, so not on the stack). */
+ * scratch toid_gen of the caller's; a plain one will do: the nodes probed are
+ * >= 1, which uid11 refuses as a config error before asking for its larger
+ * memory). */
 static inline void toid_bindings_node_max(toid_gen *probe, uint32_t max[TOID_FORMAT_COUNT]) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         max[f] = 0;

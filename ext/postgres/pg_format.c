@@ -22,7 +22,7 @@ static bool formats_ready;
 /* The largest node a format's generator accepts, found by asking
  * toid_gen_init (toid_format_info does not carry node bits), or -1. */
 static int probe_node_max(toid_format f) {
-    static toid_gen probe;  /* 33 kB: static, used once per format at load */
+    toid_gen probe;         /* plain: node >= 1 is refused for uid11 before its memory is */
     toid_gen_config c;
     int bits = 0;
     while (bits < 20) {

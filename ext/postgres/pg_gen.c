@@ -32,20 +32,34 @@ PG_FUNCTION_INFO_V1(toid_pg_new);
 #define GEN_NO_NODE 1     /* toid.node unset */
 #define GEN_NODE_RANGE 2  /* toid.node too large for this format */
 
+/* The shared memory: this head, then each format's generator in
+ * toid_gen_size(format) bytes on its own cache lines, found by offset. */
 typedef struct shared_gens {
     int state[TOID_FORMAT_COUNT];  /* GEN_* or the library's error from toid_gen_init */
-    toid_gen gen[TOID_FORMAT_COUNT];
 } shared_gens;
 
-static int node_setting = -1;
 static shared_gens *shared;  /* set in every process when preloaded */
+
+static Size gen_offset(int f) {
+    Size off = CACHELINEALIGN(sizeof(shared_gens));
+    for (int i = 0; i < f; i++)
+        off += CACHELINEALIGN(toid_gen_size((toid_format)i));
+    return off;
+}
+
+static toid_gen *shared_gen(toid_format f) {
+    return (toid_gen *)((char *)shared + gen_offset(f));
+}
+
+static int node_setting = -1;
 static toid_gen *local_gens[TOID_FORMAT_COUNT];
 static bool notice_given;
 
 static shmem_request_hook_type prev_shmem_request_hook;
 static shmem_startup_hook_type prev_shmem_startup_hook;
 
-/* Initialises g for fmt: GEN_READY, GEN_NO_NODE, GEN_NODE_RANGE or an error. */
+/* Initialises g (toid_gen_size(fmt->f) bytes) for fmt: GEN_READY,
+ * GEN_NO_NODE, GEN_NODE_RANGE or an error. */
 static int init_gen(toid_gen *g, const pgtoid_fmt *fmt, uint32 flags) {
     toid_gen_config c;
     toid_gen_config_default(fmt->f, &c);
@@ -62,13 +76,13 @@ static int init_gen(toid_gen *g, const pgtoid_fmt *fmt, uint32 flags) {
             return GEN_NODE_RANGE;
         c.node = (uint32)node_setting;
     }
-    return toid_gen_init(g, &c);
+    return toid_gen_init_size(g, toid_gen_size(fmt->f), &c);
 }
 
 static void request_shmem(void) {
     if (prev_shmem_request_hook)
         prev_shmem_request_hook();
-    RequestAddinShmemSpace(MAXALIGN(sizeof(shared_gens)));
+    RequestAddinShmemSpace(gen_offset(TOID_FORMAT_COUNT));
 }
 
 /* Runs in the postmaster (and again after a crash re-initialises shared
@@ -78,10 +92,10 @@ static void startup_shmem(void) {
     if (prev_shmem_startup_hook)
         prev_shmem_startup_hook();
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-    shared = ShmemInitStruct("toid generators", sizeof(shared_gens), &found);
+    shared = ShmemInitStruct("toid generators", gen_offset(TOID_FORMAT_COUNT), &found);
     if (!found)
         for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-            shared->state[f] = init_gen(&shared->gen[f], pgtoid_format_of((toid_format)f), TOID_GEN_SHARED);
+            shared->state[f] = init_gen(shared_gen((toid_format)f), pgtoid_format_of((toid_format)f), TOID_GEN_SHARED);
     LWLockRelease(AddinShmemInitLock);
 }
 
@@ -127,7 +141,7 @@ static toid_gen *generator(const pgtoid_fmt *fmt) {
     if (shared) {
         if (shared->state[fmt->f] != GEN_READY)
             refuse(fmt, shared->state[fmt->f]);
-        return &shared->gen[fmt->f];
+        return shared_gen(fmt->f);
     }
     if (fmt->node_max >= 0)
         ereport(ERROR, (errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -136,7 +150,7 @@ static toid_gen *generator(const pgtoid_fmt *fmt) {
                                   "would issue IDs of the same node."),
                         errhint("Add toid to shared_preload_libraries and set toid.node, then restart.")));
     if (local_gens[fmt->f] == NULL) {
-        toid_gen *g = MemoryContextAllocZero(TopMemoryContext, sizeof(toid_gen));
+        toid_gen *g = MemoryContextAllocZero(TopMemoryContext, toid_gen_size(fmt->f));
         rc = init_gen(g, fmt, TOID_GEN_UNLOCKED);  /* a backend is one thread */
         if (rc != GEN_READY) {
             pfree(g);

@@ -13,6 +13,7 @@
  * compare-and-swap and never removed, so a pointer handed out stays valid.
  */
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,8 @@
 
 SQLITE_EXTENSION_INIT3
 
+/* Allocated with toid_gen_size(format) bytes at gen (uid11's set follows
+ * its toid_gen), so gen comes last. */
 typedef struct gen_entry {
     struct gen_entry *next;
     uint32_t node;
@@ -51,19 +54,18 @@ uint32_t toidsql_node_max(toid_format f) {
     if (known)
         return known - 1;
     /* The largest power of two the library takes as a node bounds the node
-     * field: probe 1, 2, 4, ... until toid_gen_init refuses. */
-    toid_gen *probe = malloc(sizeof *probe);
-    if (!probe)
-        return 0;
+     * field: probe 1, 2, 4, ... until toid_gen_init refuses. A plain
+     * toid_gen will do: a node >= 1 is a config error for uid11, refused
+     * before its larger memory is asked for. */
+    toid_gen probe;
     uint32_t max = 0;
     for (unsigned bit = 0; bit < 32; bit++) {
         toid_gen_config cfg;
         extension_config(f, 1u << bit, &cfg);
-        if (toid_gen_init(probe, &cfg) < 0)
+        if (toid_gen_init(&probe, &cfg) < 0)
             break;
         max = (uint32_t)((2ull << bit) - 1);
     }
-    free(probe);
     atomic_store(&node_max_plus1[f], max + 1);
     return max;
 }
@@ -82,12 +84,13 @@ int toidsql_gen_get(toid_format f, uint32_t node, toid_gen **out) {
         *out = &e->gen;
         return 0;
     }
-    gen_entry *fresh = malloc(sizeof *fresh);
+    size_t gen_size = toid_gen_size(f);
+    gen_entry *fresh = malloc(offsetof(gen_entry, gen) + gen_size);
     if (!fresh)
         return TOIDSQL_NOMEM;
     toid_gen_config cfg;
     extension_config(f, node, &cfg);
-    int rc = toid_gen_init(&fresh->gen, &cfg);
+    int rc = toid_gen_init_size(&fresh->gen, gen_size, &cfg);
     if (rc < 0) {
         free(fresh);
         return rc;

@@ -13,6 +13,7 @@
 #include <node_api.h>
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,7 +181,8 @@ static int format_call(napi_env env, napi_callback_info info, args_t *a) {
 }
 
 /* A generator of the caller's own (toid.Generator), held by a JavaScript
- * external and freed with it. */
+ * external and freed with it. Allocated with toid_gen_size(format) bytes at
+ * gen (uid11's set follows its toid_gen), so gen comes last. */
 typedef struct {
     toid_format format;
     toid_gen gen;
@@ -273,12 +275,9 @@ static bool epoch_at(napi_env env, const args_t *a, size_t i, int64_t *epoch) {
 
 /* Fills node_max (see toid_node_max.h); the same answer on every load. */
 static bool probe_node_max(void) {
-    toid_gen *probe = malloc(sizeof *probe);
+    toid_gen probe;
     uint32_t max[TOID_FORMAT_COUNT];
-    if (!probe)
-        return false;
-    toid_bindings_node_max(probe, max);
-    free(probe);
+    toid_bindings_node_max(&probe, max);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
         atomic_store(&node_max[f], max[f]);
     return true;
@@ -494,13 +493,14 @@ static napi_value js_gen_create(napi_env env, napi_callback_info info) {
                  (unsigned)atomic_load(&node_max[f]), name);
         return throw_no_node(env, napi_create_type_error, msg);
     }
-    own_gen *g = calloc(1, sizeof *g);   /* ~33 KiB (uid11's table), never moved */
+    size_t gen_size = toid_gen_size((toid_format)f);
+    own_gen *g = calloc(1, offsetof(own_gen, gen) + gen_size);   /* never moved */
     if (!g) {
         napi_throw_error(env, "TOID_ENOMEM", "out of memory");
         return NULL;
     }
     g->format = (toid_format)f;
-    int rc = toid_gen_init(&g->gen, &cfg);
+    int rc = toid_gen_init_size(&g->gen, gen_size, &cfg);
     if (rc < 0) {
         free(g);
         return throw_value(env, "Generator", rc);

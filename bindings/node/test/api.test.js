@@ -153,4 +153,8 @@ test('Generator: a generator of its own, with its own node', () => {
   assert.ok(Math.abs(toid.time(e.new(), 'ulid-flake', { epoch }).getTime() - Date.now()) < 3600e3);
   assert.throws(() => new toid.Generator('nanoflake', { node: 1024 }), RangeError);
   assert.throws(() => new toid.Generator('nope'), RangeError);
+  // uid11 needs more memory than the other formats (its issued-value set)
+  const u = new toid.Generator('uid11');
+  const many = u.newMany(20000);
+  assert.equal(new Set(many).size, many.length);
 });

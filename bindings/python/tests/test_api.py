@@ -227,6 +227,11 @@ def test_generator_objects():
         g.__init__("ulid")
     with pytest.raises(TypeError):
         toid.Generator("nanoflake", 3)     # settings are keywords
+    # uid11 needs more memory than the other formats (its issued-value set):
+    # 4096 IDs a ms, all distinct, from a Generator of its own
+    u = toid.Generator("uid11")
+    many = u.new_many(20000, True)
+    assert len(set(many)) == len(many)
 
 
 def test_library_version():

@@ -64,13 +64,8 @@ static int format_arg(PyObject *obj) {
 
 /* Fills node_max (see toid_node_max.h). */
 static int probe_node_max(void) {
-    toid_gen *probe = PyMem_RawMalloc(sizeof *probe);
-    if (!probe) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    toid_bindings_node_max(probe, node_max);
-    PyMem_RawFree(probe);
+    toid_gen probe;
+    toid_bindings_node_max(&probe, node_max);
     return 0;
 }
 
@@ -364,7 +359,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
 
 typedef struct {
     PyObject_HEAD
-    toid_gen *gen;     /* ~33 KiB (uid11's table): on the heap, never moved */
+    toid_gen *gen;     /* toid_gen_size(format) bytes on the heap, never moved */
     int format;
 } GeneratorObject;
 
@@ -386,11 +381,12 @@ static int Generator_init(GeneratorObject *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_RuntimeError, "a Generator cannot be re-initialised: make a new one");
         return -1;
     }
-    if (!(self->gen = PyMem_RawCalloc(1, sizeof *self->gen))) {
+    size_t gen_size = toid_gen_size((toid_format)f);
+    if (!(self->gen = PyMem_RawCalloc(1, gen_size))) {
         PyErr_NoMemory();
         return -1;
     }
-    int rc = toid_gen_init(self->gen, &cfg);
+    int rc = toid_gen_init_size(self->gen, gen_size, &cfg);
     if (rc < 0) {
         PyMem_RawFree(self->gen);
         self->gen = NULL;
