@@ -124,73 +124,108 @@ static void set_field(char *dst, const char *v, size_t n) {
 
 static int ok(sbuf *o) { return sbuf_str(o, "+OK\r\n"); }
 
+/* Whether session t is one CLIENT LIST's "ID id ..." (argv[from..argc)) names. */
+static int id_listed(const resp_session *t, const resp_cmd *cmd, int from) {
+    char idt[24];
+    int il = snprintf(idt, sizeof idt, "%llu", (unsigned long long)t->id);
+    for (int a = from; a < cmd->argc; a++)
+        if (cmd->argl[a] == (size_t)il && memcmp(cmd->argv[a], idt, (size_t)il) == 0)
+            return 1;
+    return 0;
+}
+
+/* CLIENT INFO (only_self) and CLIENT LIST: every RESP connection ([TYPE
+ * normal] accepted; ID filters). */
+static int client_list(const resp_cmd *cmd, resp_session *s, sbuf *o, int only_self) {
+    int ids_from = 0;
+    if (!only_self && cmd->argc >= 3) {
+        if (resp_ieq(cmd->argv[2], cmd->argl[2], "ID") && cmd->argc >= 4) {
+            ids_from = 3;
+        } else if (!(cmd->argc == 4 && resp_ieq(cmd->argv[2], cmd->argl[2], "TYPE") &&
+                     resp_ieq(cmd->argv[3], cmd->argl[3], "NORMAL"))) {
+            return resp_err(o, "ERR syntax error (CLIENT LIST [TYPE normal] [ID id ...])");
+        }
+    }
+    sbuf text;
+    sbuf_init(&text, (size_t)1 << 26);
+    int64_t now = mono_ms();
+    int r = 0;
+    pthread_mutex_lock(&reg_lock);
+    for (resp_session *t = reg_head.next; t != &reg_head; t = t->next)
+        if ((!only_self || t == s) && (!ids_from || id_listed(t, cmd, ids_from)))
+            r |= client_line(&text, t, now);
+    pthread_mutex_unlock(&reg_lock);
+    r = r == 0 ? resp_verbatim(o, text.data ? text.data : "", text.len, s->proto)
+               : resp_err(o, "ERR client list too long");
+    sbuf_free(&text);
+    return r;
+}
+
+static int client_id(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    (void)cmd;
+    return resp_int(o, (long long)s->id);
+}
+
+static int client_info(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    return client_list(cmd, s, o, 1);
+}
+
+static int client_list_all(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    return client_list(cmd, s, o, 0);
+}
+
+static int client_setname(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    if (!settable(cmd->argv[2], cmd->argl[2]))
+        return resp_err(o, "ERR Client names cannot contain spaces, newlines or special "
+                           "characters (and toidd keeps at most 64 bytes).");
+    set_field(s->name, cmd->argv[2], cmd->argl[2]);
+    return ok(o);
+}
+
+static int client_getname(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    (void)cmd;
+    return s->name[0] ? resp_bulk_str(o, s->name) : resp_null(o, s->proto);
+}
+
+static int client_setinfo(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    char *dst = resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-NAME")  ? s->lib_name
+                : resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-VER") ? s->lib_ver
+                                                                  : NULL;
+    if (!dst)
+        return resp_err(o, "ERR Unrecognized option (CLIENT SETINFO LIB-NAME|LIB-VER value)");
+    if (!settable(cmd->argv[3], cmd->argl[3]))
+        return resp_err(o, "ERR lib-name and lib-ver cannot contain spaces, newlines or "
+                           "special characters (at most 64 bytes).");
+    set_field(dst, cmd->argv[3], cmd->argl[3]);
+    return ok(o);
+}
+
+/* toidd keeps no keys: nothing to evict or touch */
+static int client_no_op(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    (void)cmd, (void)s;
+    return ok(o);
+}
+
+/* CLIENT's subcommands with the argc each takes (-1: any); a call that
+ * matches no row is an unknown subcommand, as in Redis. */
+static const struct {
+    const char *name;
+    int argc;
+    int (*run)(const resp_cmd *cmd, resp_session *s, sbuf *o);
+} client_subcommands[] = {
+    {"ID", 2, client_id},           {"INFO", 2, client_info},
+    {"LIST", -1, client_list_all},  {"SETNAME", 3, client_setname},
+    {"GETNAME", 2, client_getname}, {"SETINFO", 4, client_setinfo},
+    {"NO-EVICT", 3, client_no_op},  {"NO-TOUCH", 3, client_no_op},
+};
+
 int resp_cmd_client(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                     const server_config *c) {
     (void)sc, (void)c;
-    const char *sub = cmd->argv[1];
-    size_t sl = cmd->argl[1];
-    if (resp_ieq(sub, sl, "ID") && cmd->argc == 2)
-        return resp_int(o, (long long)s->id);
-    if ((resp_ieq(sub, sl, "INFO") && cmd->argc == 2) || resp_ieq(sub, sl, "LIST")) {
-        /* LIST: every RESP connection ([TYPE normal] accepted; ID filters) */
-        int only_self = resp_ieq(sub, sl, "INFO");
-        int ids_from = 0;
-        if (!only_self && cmd->argc >= 3) {
-            if (resp_ieq(cmd->argv[2], cmd->argl[2], "ID") && cmd->argc >= 4) {
-                ids_from = 3;
-            } else if (!(cmd->argc == 4 && resp_ieq(cmd->argv[2], cmd->argl[2], "TYPE") &&
-                         resp_ieq(cmd->argv[3], cmd->argl[3], "NORMAL"))) {
-                return resp_err(o, "ERR syntax error (CLIENT LIST [TYPE normal] [ID id ...])");
-            }
-        }
-        sbuf text;
-        sbuf_init(&text, (size_t)1 << 26);
-        int64_t now = mono_ms();
-        int r = 0;
-        pthread_mutex_lock(&reg_lock);
-        for (resp_session *t = reg_head.next; t != &reg_head; t = t->next) {
-            if (only_self && t != s)
-                continue;
-            if (ids_from) {
-                int want = 0;
-                char idt[24];
-                int il = snprintf(idt, sizeof idt, "%llu", (unsigned long long)t->id);
-                for (int a = ids_from; a < cmd->argc; a++)
-                    want |= cmd->argl[a] == (size_t)il && memcmp(cmd->argv[a], idt, (size_t)il) == 0;
-                if (!want)
-                    continue;
-            }
-            r |= client_line(&text, t, now);
-        }
-        pthread_mutex_unlock(&reg_lock);
-        r = r == 0 ? resp_verbatim(o, text.data ? text.data : "", text.len, s->proto)
-                   : resp_err(o, "ERR client list too long");
-        sbuf_free(&text);
-        return r;
-    }
-    if (resp_ieq(sub, sl, "SETNAME") && cmd->argc == 3) {
-        if (!settable(cmd->argv[2], cmd->argl[2]))
-            return resp_err(o, "ERR Client names cannot contain spaces, newlines or special "
-                               "characters (and toidd keeps at most 64 bytes).");
-        set_field(s->name, cmd->argv[2], cmd->argl[2]);
-        return ok(o);
-    }
-    if (resp_ieq(sub, sl, "GETNAME") && cmd->argc == 2)
-        return s->name[0] ? resp_bulk_str(o, s->name) : resp_null(o, s->proto);
-    if (resp_ieq(sub, sl, "SETINFO") && cmd->argc == 4) {
-        char *dst = resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-NAME")  ? s->lib_name
-                    : resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-VER") ? s->lib_ver
-                                                                      : NULL;
-        if (!dst)
-            return resp_err(o, "ERR Unrecognized option (CLIENT SETINFO LIB-NAME|LIB-VER value)");
-        if (!settable(cmd->argv[3], cmd->argl[3]))
-            return resp_err(o, "ERR lib-name and lib-ver cannot contain spaces, newlines or "
-                               "special characters (at most 64 bytes).");
-        set_field(dst, cmd->argv[3], cmd->argl[3]);
-        return ok(o);
-    }
-    if ((resp_ieq(sub, sl, "NO-EVICT") || resp_ieq(sub, sl, "NO-TOUCH")) && cmd->argc == 3)
-        return ok(o);   /* toidd keeps no keys: nothing to evict or touch */
+    for (size_t i = 0; i < sizeof client_subcommands / sizeof client_subcommands[0]; i++)
+        if (resp_ieq(cmd->argv[1], cmd->argl[1], client_subcommands[i].name) &&
+            (client_subcommands[i].argc < 0 || client_subcommands[i].argc == cmd->argc))
+            return client_subcommands[i].run(cmd, s, o);
     return resp_err(o, "ERR unknown subcommand of 'client' (ID, INFO, LIST, SETNAME, GETNAME, "
                        "SETINFO, NO-EVICT, NO-TOUCH)");
 }
