@@ -312,22 +312,23 @@ static int route_healthz(route_ctx *x, const char *rest, size_t rest_len) {
     return emit(x->out, &x->r, "ok\n", 3);
 }
 
+/* A body that fill writes into the scratch body, answered as ctype. */
+static int emit_filled(route_ctx *x, int (*fill)(sbuf *), const char *ctype) {
+    sbuf_reset(&x->sc->body);
+    if (fill(&x->sc->body) < 0)
+        return -1;
+    x->r.ctype = ctype;
+    return emit(x->out, &x->r, x->sc->body.data, x->sc->body.len);
+}
+
 static int route_metrics(route_ctx *x, const char *rest, size_t rest_len) {
     (void)rest, (void)rest_len;
-    sbuf_reset(&x->sc->body);
-    if (metrics_render(&x->sc->body) < 0)
-        return -1;
-    x->r.ctype = "text/plain; version=0.0.4; charset=utf-8";
-    return emit(x->out, &x->r, x->sc->body.data, x->sc->body.len);
+    return emit_filled(x, metrics_render, "text/plain; version=0.0.4; charset=utf-8");
 }
 
 static int route_formats(route_ctx *x, const char *rest, size_t rest_len) {
     (void)rest, (void)rest_len;
-    sbuf_reset(&x->sc->body);
-    if (ids_formats_json(&x->sc->body) < 0)
-        return -1;
-    x->r.ctype = "application/json";
-    return emit(x->out, &x->r, x->sc->body.data, x->sc->body.len);
+    return emit_filled(x, ids_formats_json, "application/json");
 }
 
 static int route_new(route_ctx *x, const char *rest, size_t rest_len) {
