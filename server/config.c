@@ -351,40 +351,46 @@ static int load_config(const char *path, char **out, int *n) {
     return 0;
 }
 
-int config_parse(int argc, char **argv, server_config *c) {
-    /* A --config FILE anywhere on the command line is read first. */
+/* A --config FILE anywhere on the command line is read first: its lines
+ * become arguments before the command line's (which win), in merged.
+ * 0 (*argc, *argv replaced when there is a file), or -1 (said). */
+static int merge_config_file(int *argc, char ***argv) {
     const char *cfg_path = NULL;
     int rest = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc)
-            cfg_path = argv[++i];
-        else if (!strncmp(argv[i], "--config=", 9))
-            cfg_path = argv[i] + 9;
-        else if (!strcmp(argv[i], "--config"))
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp((*argv)[i], "--config") && i + 1 < *argc)
+            cfg_path = (*argv)[++i];
+        else if (!strncmp((*argv)[i], "--config=", 9))
+            cfg_path = (*argv)[i] + 9;
+        else if (!strcmp((*argv)[i], "--config"))
             return bad("%s", "option '--config' needs a value");
         else
             rest++;
     }
-    if (cfg_path) {
-        int n = 1;
-        merged[0] = argv[0];
-        if (load_config(cfg_path, merged, &n) < 0)
-            return -1;
-        if (n + rest >= (int)(sizeof merged / sizeof merged[0]))
-            return bad("%s", "too many arguments");
-        for (int i = 1; i < argc; i++) {
-            if (!strcmp(argv[i], "--config")) {
-                i++;
-                continue;
-            }
-            if (!strncmp(argv[i], "--config=", 9))
-                continue;
-            merged[n++] = argv[i];
+    if (!cfg_path)
+        return 0;
+    int n = 1;
+    merged[0] = (*argv)[0];
+    if (load_config(cfg_path, merged, &n) < 0)
+        return -1;
+    if (n + rest >= (int)(sizeof merged / sizeof merged[0]))
+        return bad("%s", "too many arguments");
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp((*argv)[i], "--config")) {
+            i++;
+            continue;
         }
-        merged[n] = NULL;
-        argc = n;
-        argv = merged;
+        if (!strncmp((*argv)[i], "--config=", 9))
+            continue;
+        merged[n++] = (*argv)[i];
     }
+    merged[n] = NULL;
+    *argc = n;
+    *argv = merged;
+    return 0;
+}
+
+static void set_defaults(server_config *c) {
     memset(c, 0, sizeof *c);
     strcpy(c->http_addr, "127.0.0.1:8080");
     strcpy(c->resp_addr, "127.0.0.1:6380");
@@ -410,6 +416,59 @@ int config_parse(int argc, char **argv, server_config *c) {
      * random space runs out (--gen ulid-flake:on-exhausted=error restores it). */
     c->gen[TOID_ULID_FLAKE].on_exhausted = TOID_EXHAUSTED_WAIT;
     c->gen[TOID_ULID_FLAKE_SCALABLE].on_exhausted = TOID_EXHAUSTED_WAIT;
+}
+
+/* What no single option can check: options that exclude or need each
+ * other, node ranges, a listener, the output limit, generator settings.
+ * 0, or -1 (said). */
+static int check_settings(server_config *c) {
+    if (!c->state_dir[0] && !c->no_state)
+        return bad("%s", "--state-dir DIR is required (or --no-state, without any guarantee "
+                         "across restarts)");
+    if (c->state_dir[0] && c->no_state)
+        return bad("%s", "--state-dir and --no-state exclude each other");
+    if ((c->claim_prefix[0] || c->claim_ttl_ms) && strncmp(c->claim_spec, "etcd=", 5) != 0)
+        return bad("%s", "--claim-prefix and --claim-ttl are for --claim etcd=URL");
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        if (!config_is_node_format((toid_format)f))
+            continue;
+        if (c->node_given[f] && c->nodes_given[f])
+            return bad("--gen FORMAT:node=N and --nodes FORMAT:... exclude each other (%s): give one",
+                       toid_format_get((toid_format)f)->name);
+        if (c->node_given[f] && c->gen[f].node > config_node_max((toid_format)f))
+            return bad("--gen: node out of range for %s", toid_format_get((toid_format)f)->name);
+        if (c->node_given[f])
+            c->node_lo[f] = c->node_hi[f] = c->gen[f].node;
+        else if (!c->nodes_given[f])
+            c->node_hi[f] = config_node_max((toid_format)f);
+    }
+    if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0])
+        return bad("%s", "no listener (all are off)");
+    if (c->http_addr[0] && !listen_addr_valid(c->http_addr))
+        return bad("--http: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
+                   c->http_addr);
+    if (c->resp_addr[0] && !listen_addr_valid(c->resp_addr))
+        return bad("--resp: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
+                   c->resp_addr);
+    /* One maximal response must fit in the output limit, with room to spare. */
+    size_t need = (size_t)c->max_count * (TOID_TEXT_MAX + 8) + 65536 + 4096;
+    if (c->max_output < need) {
+        char n[32];
+        snprintf(n, sizeof n, "%zu", need);
+        return bad("--max-output-bytes must be at least %s for this --max-count", n);
+    }
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        toid_gen g;     /* the settings are checked first: uid11's TOID_EBUFFER (its larger memory) means they passed */
+        if (toid_gen_init(&g, &c->gen[f]) == TOID_EINVAL)
+            return bad("invalid generator settings for %s", toid_format_get((toid_format)f)->name);
+    }
+    return 0;
+}
+
+int config_parse(int argc, char **argv, server_config *c) {
+    if (merge_config_file(&argc, &argv) < 0)
+        return -1;
+    set_defaults(c);
     int opt;
     unsigned long long v;
     opterr = 0;
@@ -511,45 +570,5 @@ int config_parse(int argc, char **argv, server_config *c) {
     }
     if (optind < argc)
         return bad("unexpected argument '%s'", argv[optind]);
-    if (!c->state_dir[0] && !c->no_state)
-        return bad("%s", "--state-dir DIR is required (or --no-state, without any guarantee "
-                         "across restarts)");
-    if (c->state_dir[0] && c->no_state)
-        return bad("%s", "--state-dir and --no-state exclude each other");
-    if ((c->claim_prefix[0] || c->claim_ttl_ms) && strncmp(c->claim_spec, "etcd=", 5) != 0)
-        return bad("%s", "--claim-prefix and --claim-ttl are for --claim etcd=URL");
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        if (!config_is_node_format((toid_format)f))
-            continue;
-        if (c->node_given[f] && c->nodes_given[f])
-            return bad("--gen FORMAT:node=N and --nodes FORMAT:... exclude each other (%s): give one",
-                       toid_format_get((toid_format)f)->name);
-        if (c->node_given[f] && c->gen[f].node > config_node_max((toid_format)f))
-            return bad("--gen: node out of range for %s", toid_format_get((toid_format)f)->name);
-        if (c->node_given[f])
-            c->node_lo[f] = c->node_hi[f] = c->gen[f].node;
-        else if (!c->nodes_given[f])
-            c->node_hi[f] = config_node_max((toid_format)f);
-    }
-    if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0])
-        return bad("%s", "no listener (all are off)");
-    if (c->http_addr[0] && !listen_addr_valid(c->http_addr))
-        return bad("--http: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
-                   c->http_addr);
-    if (c->resp_addr[0] && !listen_addr_valid(c->resp_addr))
-        return bad("--resp: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
-                   c->resp_addr);
-    /* One maximal response must fit in the output limit, with room to spare. */
-    size_t need = (size_t)c->max_count * (TOID_TEXT_MAX + 8) + 65536 + 4096;
-    if (c->max_output < need) {
-        char n[32];
-        snprintf(n, sizeof n, "%zu", need);
-        return bad("--max-output-bytes must be at least %s for this --max-count", n);
-    }
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        toid_gen g;     /* the settings are checked first: uid11's TOID_EBUFFER (its larger memory) means they passed */
-        if (toid_gen_init(&g, &c->gen[f]) == TOID_EINVAL)
-            return bad("invalid generator settings for %s", toid_format_get((toid_format)f)->name);
-    }
-    return 0;
+    return check_settings(c);
 }

@@ -33,17 +33,11 @@ extern const char http_refusal[];
 extern const char resp_refusal[];
 
 /* Appends the reply to cmd from the connection with session s (AUTH gate,
- * MULTI queue, then the command). Returns 1 when the connection must be
+ * MULTI queue, then the command's row: resp_commands.c). Returns 1 when the connection must be
  * closed after the reply (QUIT, HTTP sent to the RESP port), 0, or -1 on
  * overflow. */
 int resp_handle(const resp_cmd *cmd, resp_session *s, sbuf *out, scratch *sc,
                 const server_config *c);
-/* The data commands alone (resp_handlers.c): ID.NEW, ID.INSPECT, PING, ECHO,
- * COMMAND, CONFIG GET, SELECT. Returns 0, -1 on overflow, or RESP_NOT_MINE
- * if cmd is none of them. */
-#define RESP_NOT_MINE (-2)
-int resp_data_command(const resp_cmd *cmd, int proto, sbuf *out, scratch *sc,
-                      const server_config *c);
 /* A protocol error reply (the connection is closed after it). */
 void resp_reply_protocol_error(sbuf *out, const char *msg);
 

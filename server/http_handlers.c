@@ -123,14 +123,6 @@ void http_reply_error(sbuf *out, int status, const char *msg) {
 
 void http_reply_timeout(sbuf *out) { http_reply_error(out, 408, "request not completed in time"); }
 
-static int starts(const char *s, size_t n, const char *lit, size_t *rest) {
-    size_t m = strlen(lit);
-    if (n < m || memcmp(s, lit, m) != 0)
-        return 0;
-    *rest = m;
-    return 1;
-}
-
 /* Percent-decodes s[0..n) into dst (n bytes are enough). Returns the length,
  * or -1 for a malformed escape, or for an encoded '/' when no_slash (a path
  * is split at its literal slashes only, so an encoded one is refused rather
@@ -288,6 +280,153 @@ static int handle_inspect(sbuf *out, scratch *sc, reply r, const char *rest, siz
     return emit(out, &r, json, (size_t)len);
 }
 
+/* What a route's handler answers with. */
+typedef struct route_ctx {
+    sbuf *out;
+    scratch *sc;
+    reply r;                /* status 200 and the request's headers, to adjust */
+    int json;               /* the client prefers JSON (Accept) */
+    const char *query;      /* after '?' (empty if none) */
+    size_t query_len;
+    const server_config *c;
+    int draining;
+} route_ctx;
+
+/* A route's handler: rest is the path after the route's own (prefix
+ * routes). Returns as emit. */
+typedef int route_handler(route_ctx *x, const char *rest, size_t rest_len);
+
+static int route_healthz(route_ctx *x, const char *rest, size_t rest_len) {
+    (void)rest, (void)rest_len;
+    sbuf_reset(&x->sc->body);
+    if (x->draining) {
+        x->r.status = 503;
+        return emit(x->out, &x->r, "draining\n", 9);
+    }
+    if (claims_health(&x->sc->body)) {
+        /* not ready: a format is not served (no free node, claim lost) */
+        x->r.status = 503;
+        x->r.extra = "Retry-After: 1\r\n";
+        return emit(x->out, &x->r, x->sc->body.data, x->sc->body.len);
+    }
+    return emit(x->out, &x->r, "ok\n", 3);
+}
+
+/* A body that fill writes into the scratch body, answered as ctype. */
+static int emit_filled(route_ctx *x, int (*fill)(sbuf *), const char *ctype) {
+    sbuf_reset(&x->sc->body);
+    if (fill(&x->sc->body) < 0)
+        return -1;
+    x->r.ctype = ctype;
+    return emit(x->out, &x->r, x->sc->body.data, x->sc->body.len);
+}
+
+static int route_metrics(route_ctx *x, const char *rest, size_t rest_len) {
+    (void)rest, (void)rest_len;
+    return emit_filled(x, metrics_render, "text/plain; version=0.0.4; charset=utf-8");
+}
+
+static int route_formats(route_ctx *x, const char *rest, size_t rest_len) {
+    (void)rest, (void)rest_len;
+    return emit_filled(x, ids_formats_json, "application/json");
+}
+
+static int route_new(route_ctx *x, const char *rest, size_t rest_len) {
+    return handle_new(x->out, x->sc, x->r, x->json, rest, rest_len, x->query, x->query_len, x->c);
+}
+
+static int route_inspect(route_ctx *x, const char *rest, size_t rest_len) {
+    return handle_inspect(x->out, x->sc, x->r, rest, rest_len);
+}
+
+enum {
+    ROUTE_PREFIX = 1,       /* the path starts with the route's (else: equals it) */
+    ROUTE_QUERY = 2         /* takes query parameters (elsewhere they are a 400) */
+};
+
+/* The API's resources; the page's (/, /app.js, /style.css, /v1/layout/)
+ * are page_route's. */
+static const struct route {
+    const char *path;
+    unsigned flags;
+    route_handler *run;
+} routes[] = {
+    {"/healthz", 0, route_healthz},
+    {"/metrics", 0, route_metrics},
+    {"/v1/formats", 0, route_formats},
+    {"/v1/new/", ROUTE_PREFIX | ROUTE_QUERY, route_new},
+    {"/v1/inspect/", ROUTE_PREFIX, route_inspect},
+};
+
+static const struct route *find_route(const char *path, size_t len) {
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++) {
+        size_t m = strlen(routes[i].path);
+        if ((routes[i].flags & ROUTE_PREFIX ? len >= m : len == m) &&
+            memcmp(path, routes[i].path, m) == 0)
+            return &routes[i];
+    }
+    return NULL;
+}
+
+/* A request with a body: the body is not read, so the connection closes
+ * after the answer; a method this server does not take is said first
+ * (POST: 405). */
+static int refuse_body(const http_request *req, sbuf *out, scratch *sc, reply r, int get_or_head) {
+    r.keep_alive = 0;
+    if (get_or_head) {
+        r.status = 413;
+        return error_reply(out, sc, r, req->accept_json, "invalid", "request bodies are not accepted",
+                           -1);
+    }
+    r.status = 405;
+    r.extra = "Allow: GET, HEAD\r\n";
+    return error_reply(out, sc, r, req->accept_json, "method", "only GET and HEAD", -1);
+}
+
+/* A GET or HEAD of target: the path percent-decoded, then its route (or
+ * the page's, or 404). */
+static int route_request(const http_request *req, route_ctx *x) {
+    const char *raw = req->target;
+    size_t tl = req->target_len;
+    const char *q = memchr(raw, '?', tl);
+    size_t rawl = q ? (size_t)(q - raw) : tl;
+    x->query = q ? q + 1 : "";
+    x->query_len = q ? tl - rawl - 1 : 0;
+    /* the path, percent-decoded; none of this server's paths is longer */
+    char t[256] = "";   /* (page_route reads it: quiet a maybe-uninitialized) */
+    long pl = rawl <= sizeof t ? pct_decode(raw, rawl, t, 1) : 0;
+    const struct route *route = pl > 0 ? find_route(t, (size_t)pl) : NULL;
+    page_reply pr;
+    int rc;
+    if (pl < 0) {
+        x->r.status = 400;
+        return error_reply(x->out, x->sc, x->r, x->json, "invalid",
+                           "bad percent-encoding in the path (or an encoded '/')", -1);
+    }
+    if (rawl > sizeof t) {
+        x->r.status = 404;
+        return error_reply(x->out, x->sc, x->r, x->json, "not_found", "no such resource", -1);
+    }
+    if (x->query_len && !(route && (route->flags & ROUTE_QUERY))) {
+        x->r.status = 400;
+        return error_reply(x->out, x->sc, x->r, x->json, "invalid", "no query parameters here", -1);
+    }
+    if (route) {
+        size_t m = strlen(route->path);
+        return route->run(x, t + m, (size_t)pl - m);
+    }
+    if ((rc = page_route(t, (size_t)pl, &x->sc->body, &pr)) != 0) {   /* page.c */
+        if (rc < 0)
+            return -1;
+        x->r.status = pr.status;
+        x->r.ctype = pr.ctype;
+        x->r.extra = pr.extra;
+        return emit(x->out, &x->r, pr.body, pr.len);
+    }
+    x->r.status = 404;
+    return error_reply(x->out, x->sc, x->r, x->json, "not_found", "no such resource", -1);
+}
+
 int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_config *c,
                 int draining) {
     reply r = {200, "text/plain; charset=utf-8", NULL, req->keep_alive && !draining, 0,
@@ -296,93 +435,24 @@ int http_handle(const http_request *req, sbuf *out, scratch *sc, const server_co
     int head = req->method_len == 4 && memcmp(req->method, "HEAD", 4) == 0;
     int options = req->method_len == 7 && memcmp(req->method, "OPTIONS", 7) == 0;
     if (req->has_body) {
-        /* the body is not read: the connection closes after the answer; a
-         * method this server does not take is said first (POST: 405) */
-        r.keep_alive = 0;
-        if (get || head) {
-            r.status = 413;
-            error_reply(out, sc, r, req->accept_json, "invalid", "request bodies are not accepted",
-                        -1);
-        } else {
-            r.status = 405;
-            r.extra = "Allow: GET, HEAD\r\n";
-            error_reply(out, sc, r, req->accept_json, "method", "only GET and HEAD", -1);
-        }
+        refuse_body(req, out, sc, r, get || head);
         return 1;
     }
+    int rc;
     if (options && r.cors) {
         /* a CORS preflight (any path: every resource takes the same methods) */
         r.status = 204;
         r.extra = "Access-Control-Allow-Methods: GET, HEAD\r\n"
                   "Access-Control-Allow-Headers: Accept\r\nAccess-Control-Max-Age: 600\r\n";
-        return emit(out, &r, NULL, 0) < 0 ? -1 : (r.keep_alive ? 0 : 1);
-    }
-    r.head = head;
-    const char *raw = req->target;
-    size_t tl = req->target_len;
-    const char *q = memchr(raw, '?', tl);
-    size_t rawl = q ? (size_t)(q - raw) : tl;
-    const char *query = q ? q + 1 : "";
-    size_t ql = q ? tl - rawl - 1 : 0;
-    /* the path, percent-decoded; none of this server's paths is longer */
-    char t[256] = "";   /* (page_route reads it: quiet a maybe-uninitialized) */
-    long pl = rawl <= sizeof t ? pct_decode(raw, rawl, t, 1) : 0;
-    int rc;
-    size_t rest;
-    page_reply pr;
-    if (!get && !r.head) {
+        rc = emit(out, &r, NULL, 0);
+    } else if (!get && !head) {
         r.status = 405;
         r.extra = "Allow: GET, HEAD\r\n";
         rc = error_reply(out, sc, r, req->accept_json, "method", "only GET and HEAD", -1);
-    } else if (pl < 0) {
-        r.status = 400;
-        rc = error_reply(out, sc, r, req->accept_json, "invalid",
-                         "bad percent-encoding in the path (or an encoded '/')", -1);
-    } else if (rawl > sizeof t) {
-        r.status = 404;
-        rc = error_reply(out, sc, r, req->accept_json, "not_found", "no such resource", -1);
-    } else if (ql && !starts(t, (size_t)pl, "/v1/new/", &rest)) {
-        r.status = 400;
-        rc = error_reply(out, sc, r, req->accept_json, "invalid", "no query parameters here", -1);
-    } else if (pl == 8 && memcmp(t, "/healthz", 8) == 0) {
-        sbuf_reset(&sc->body);
-        if (draining) {
-            r.status = 503;
-            rc = emit(out, &r, "draining\n", 9);
-        } else if (claims_health(&sc->body)) {
-            /* not ready: a format is not served (no free node, claim lost) */
-            r.status = 503;
-            r.extra = "Retry-After: 1\r\n";
-            rc = emit(out, &r, sc->body.data, sc->body.len);
-        } else {
-            rc = emit(out, &r, "ok\n", 3);
-        }
-    } else if (pl == 8 && memcmp(t, "/metrics", 8) == 0) {
-        sbuf_reset(&sc->body);
-        if (metrics_render(&sc->body) < 0)
-            return -1;
-        r.ctype = "text/plain; version=0.0.4; charset=utf-8";
-        rc = emit(out, &r, sc->body.data, sc->body.len);
-    } else if (pl == 11 && memcmp(t, "/v1/formats", 11) == 0) {
-        sbuf_reset(&sc->body);
-        if (ids_formats_json(&sc->body) < 0)
-            return -1;
-        r.ctype = "application/json";
-        rc = emit(out, &r, sc->body.data, sc->body.len);
-    } else if ((rc = page_route(t, (size_t)pl, &sc->body, &pr)) != 0) {   /* page.c */
-        if (rc < 0)
-            return -1;
-        r.status = pr.status;
-        r.ctype = pr.ctype;
-        r.extra = pr.extra;
-        rc = emit(out, &r, pr.body, pr.len);
-    } else if (starts(t, (size_t)pl, "/v1/new/", &rest)) {
-        rc = handle_new(out, sc, r, req->accept_json, t + rest, (size_t)pl - rest, query, ql, c);
-    } else if (starts(t, (size_t)pl, "/v1/inspect/", &rest)) {
-        rc = handle_inspect(out, sc, r, t + rest, (size_t)pl - rest);
     } else {
-        r.status = 404;
-        rc = error_reply(out, sc, r, req->accept_json, "not_found", "no such resource", -1);
+        r.head = head;
+        route_ctx x = {out, sc, r, req->accept_json, "", 0, c, draining};
+        rc = route_request(req, &x);
     }
     if (rc < 0)
         return -1;

@@ -68,17 +68,105 @@ static int is_echo(const siginfo_t *first, int64_t first_ms, const siginfo_t *no
            mono_ms() - first_ms < 200;
 }
 
-int main(int argc, char **argv) {
-    int rc = config_parse(argc, argv, &cfg);
-    if (rc != 0)
-        return rc > 0 ? 0 : 2;
-    signal(SIGPIPE, SIG_IGN);
+/* The listening sockets: one per address, shared by the workers (-1: none). */
+typedef struct listeners {
+    int http_tcp, resp_tcp, http_unix, resp_unix;
+    int http_port, resp_port;   /* the TCP ports bound (port 0 picks one) */
+} listeners;
+
+/* The listeners first: a bad or busy address is a usage error (exit 2)
+ * found before the state directory is touched (no lock taken, no mark
+ * moved ahead). 0, or -1 (said). Logged once the workers are set up. */
+static int open_listeners(listeners *L) {
+    *L = (listeners){-1, -1, -1, -1, -1, -1};
+    if ((cfg.http_addr[0] && (L->http_tcp = listen_tcp(cfg.http_addr, &L->http_port)) < 0) ||
+        (cfg.resp_addr[0] && (L->resp_tcp = listen_tcp(cfg.resp_addr, &L->resp_port)) < 0) ||
+        (cfg.http_unix[0] && (L->http_unix = listen_unix(cfg.http_unix)) < 0) ||
+        (cfg.resp_unix[0] && (L->resp_unix = listen_unix(cfg.resp_unix)) < 0))
+        return -1;   /* (a unix socket made here is left: the next start replaces it) */
+    return 0;
+}
+
+static void log_listeners(const listeners *L) {
+    if (cfg.http_addr[0])
+        log_info("listening: http %s (port %d)", cfg.http_addr, L->http_port);
+    if (cfg.resp_addr[0])
+        log_info("listening: resp %s (port %d)", cfg.resp_addr, L->resp_port);
+    if (L->http_unix >= 0)
+        log_info("listening: http unix %s", cfg.http_unix);
+    if (L->resp_unix >= 0)
+        log_info("listening: resp unix %s", cfg.resp_unix);
+}
+
+static void close_listeners(const listeners *L) {
+    if (L->http_tcp >= 0)
+        close(L->http_tcp);
+    if (L->resp_tcp >= 0)
+        close(L->resp_tcp);
+    if (L->http_unix >= 0) {
+        close(L->http_unix);
+        unlink(cfg.http_unix);
+    }
+    if (L->resp_unix >= 0) {
+        close(L->resp_unix);
+        unlink(cfg.resp_unix);
+    }
+}
+
+/* Every worker listens on every socket. */
+static void add_listeners(worker *w, const listeners *L) {
+    if (L->http_tcp >= 0)
+        w->listeners[w->nlisteners++] = (worker_listener){L->http_tcp, PROTO_HTTP, 1};
+    if (L->resp_tcp >= 0)
+        w->listeners[w->nlisteners++] = (worker_listener){L->resp_tcp, PROTO_RESP, 1};
+    if (L->http_unix >= 0)
+        w->listeners[w->nlisteners++] = (worker_listener){L->http_unix, PROTO_HTTP, 0};
+    if (L->resp_unix >= 0)
+        w->listeners[w->nlisteners++] = (worker_listener){L->resp_unix, PROTO_RESP, 0};
+}
+
+/* Waits for the workers to finish draining: SIGHUP is logged, the echo of
+ * the first signal ignored, any other stop signal (or the workers not done
+ * in time) exits at once. */
+static void wait_drained(const sigset_t *stop, const siginfo_t *first, int64_t first_ms) {
+    int64_t deadline = mono_ms() + (int64_t)cfg.drain_timeout_ms + 2000;
+    while (atomic_load(&g_workers_live) > 0) {
+        struct timespec ts = {0, 50 * 1000000L};
+        siginfo_t si;
+        int got = sigtimedwait(stop, &si, &ts);
+        if (got == SIGHUP) {
+            hup_ignored();
+        } else if (got > 0 && is_echo(first, first_ms, &si)) {
+            log_info("%s again from pid %ld: the same request (e.g. timeout(1) signals the "
+                     "process and then its group): still draining", got == SIGTERM ? "SIGTERM" : "SIGINT",
+                     (long)si.si_pid);
+        } else if (got > 0) {
+            log_warn("second signal: exiting at once (the persisted state is safe)");
+            _exit(1);
+        }
+        if (mono_ms() > deadline) {
+            log_err("the workers did not stop in time: exiting");
+            _exit(1);
+        }
+    }
+}
+
+/* A warning when the descriptor limit leaves no room for --max-connections. */
+static void check_fd_limit(void) {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
         rl.rlim_cur < (rlim_t)cfg.max_connections + 64 + 4 * cfg.threads)
         log_warn("the file descriptor limit (%llu) is below --max-connections (%u) plus room "
                  "for listeners and state; raise it (ulimit -n, LimitNOFILE=)",
                  (unsigned long long)rl.rlim_cur, cfg.max_connections);
+}
+
+int main(int argc, char **argv) {
+    int rc = config_parse(argc, argv, &cfg);
+    if (rc != 0)
+        return rc > 0 ? 0 : 2;
+    signal(SIGPIPE, SIG_IGN);
+    check_fd_limit();
     /* The workers inherit a mask without the stop signals; main waits for them. */
     sigset_t stop;
     sigemptyset(&stop);
@@ -87,17 +175,9 @@ int main(int argc, char **argv) {
     sigaddset(&stop, SIGHUP);   /* taken here too, to be logged and ignored */
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
-    /* The listeners first: a bad or busy address is a usage error (exit 2)
-     * found before the state directory is touched (no lock taken, no mark
-     * moved ahead). One socket per address, shared by the workers. */
-    int http_port = -1, resp_port = -1, http_unix = -1, resp_unix = -1;
-    int http_tcp = -1, resp_tcp = -1;
-    if ((cfg.http_addr[0] && (http_tcp = listen_tcp(cfg.http_addr, &http_port)) < 0) ||
-        (cfg.resp_addr[0] && (resp_tcp = listen_tcp(cfg.resp_addr, &resp_port)) < 0) ||
-        (cfg.http_unix[0] && (http_unix = listen_unix(cfg.http_unix)) < 0) ||
-        (cfg.resp_unix[0] && (resp_unix = listen_unix(cfg.resp_unix)) < 0))
-        return 2;   /* (a unix socket made here is left: the next start replaces it) */
-
+    listeners L;
+    if (open_listeners(&L) < 0)
+        return 2;
     if (cfg.no_state)
         log_warn("running without --state-dir: IDs may repeat across restarts and instances");
     if (ids_init(&cfg) < 0) {
@@ -113,29 +193,13 @@ int main(int argc, char **argv) {
         return 1;
     }
     for (unsigned i = 0; i < nw; i++) {
-        worker *w = &workers[i];
-        w->id = (int)i;
-        w->cfg = &cfg;
-        w->wake_fd = wake;
-        if (http_tcp >= 0)
-            w->listeners[w->nlisteners++] = (worker_listener){http_tcp, PROTO_HTTP, 1};
-        if (resp_tcp >= 0)
-            w->listeners[w->nlisteners++] = (worker_listener){resp_tcp, PROTO_RESP, 1};
-        if (http_unix >= 0)
-            w->listeners[w->nlisteners++] = (worker_listener){http_unix, PROTO_HTTP, 0};
-        if (resp_unix >= 0)
-            w->listeners[w->nlisteners++] = (worker_listener){resp_unix, PROTO_RESP, 0};
+        workers[i].id = (int)i;
+        workers[i].cfg = &cfg;
+        workers[i].wake_fd = wake;
+        add_listeners(&workers[i], &L);
     }
-    if (cfg.http_addr[0])
-        log_info("listening: http %s (port %d)", cfg.http_addr, http_port);
-    if (cfg.resp_addr[0])
-        log_info("listening: resp %s (port %d)", cfg.resp_addr, resp_port);
-    if (http_unix >= 0)
-        log_info("listening: http unix %s", cfg.http_unix);
-    if (resp_unix >= 0)
-        log_info("listening: resp unix %s", cfg.resp_unix);
-
-    resp_sessions_init(resp_port > 0 ? resp_port : 0);
+    log_listeners(&L);
+    resp_sessions_init(L.resp_port > 0 ? L.resp_port : 0);
     atomic_store(&g_workers_live, (int)nw);
     for (unsigned i = 0; i < nw; i++) {
         if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0) {
@@ -162,49 +226,19 @@ int main(int argc, char **argv) {
     /* New connections are refused from now on (shutdown, not close: the
      * workers may still hold the fd in their epoll sets until they see the
      * wake-up; it is closed after they are done). */
-    if (http_tcp >= 0)
-        shutdown(http_tcp, SHUT_RDWR);
-    if (resp_tcp >= 0)
-        shutdown(resp_tcp, SHUT_RDWR);
+    if (L.http_tcp >= 0)
+        shutdown(L.http_tcp, SHUT_RDWR);
+    if (L.resp_tcp >= 0)
+        shutdown(L.resp_tcp, SHUT_RDWR);
     uint64_t one = 1;
     ssize_t wr = write(wake, &one, sizeof one);
     (void)wr;
-    int64_t deadline = mono_ms() + (int64_t)cfg.drain_timeout_ms + 2000;
-    while (atomic_load(&g_workers_live) > 0) {
-        struct timespec ts = {0, 50 * 1000000L};
-        siginfo_t si;
-        int got = sigtimedwait(&stop, &si, &ts);
-        if (got == SIGHUP) {
-            hup_ignored();
-        } else if (got > 0 && is_echo(&first, first_ms, &si)) {
-            log_info("%s again from pid %ld: the same request (e.g. timeout(1) signals the "
-                     "process and then its group): still draining", got == SIGTERM ? "SIGTERM" : "SIGINT",
-                     (long)si.si_pid);
-        } else if (got > 0) {
-            log_warn("second signal: exiting at once (the persisted state is safe)");
-            _exit(1);
-        }
-        if (mono_ms() > deadline) {
-            log_err("the workers did not stop in time: exiting");
-            _exit(1);
-        }
-    }
+    wait_drained(&stop, &first, first_ms);
     for (unsigned i = 0; i < nw; i++)
         pthread_join(workers[i].thread, NULL);
     /* No ID can be issued any more. */
     ids_shutdown(1);
-    if (http_tcp >= 0)
-        close(http_tcp);
-    if (resp_tcp >= 0)
-        close(resp_tcp);
-    if (http_unix >= 0) {
-        close(http_unix);
-        unlink(cfg.http_unix);
-    }
-    if (resp_unix >= 0) {
-        close(resp_unix);
-        unlink(cfg.resp_unix);
-    }
+    close_listeners(&L);
     close(wake);
     free(workers);
     log_info("stopped");

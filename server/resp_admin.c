@@ -2,10 +2,10 @@
  * the data commands, with their default settings: HELLO 2|3 (RESP3 maps,
  * nulls and verbatim strings), AUTH (--requirepass), INFO (ioredis's ready
  * check), CLIENT ID/INFO/LIST/SETNAME/GETNAME/SETINFO, MULTI/EXEC/DISCARD
- * (redis-py's default pipeline), QUIT, RESET; and resp_handle, the gate in
- * front of every command: HTTP sniffing, authentication, MULTI queueing. */
+ * (redis-py's default pipeline), QUIT, RESET. Their rows (arity, when they
+ * may run) are in resp_commands.c. */
 #define _GNU_SOURCE
-#include "handlers.h"
+#include "resp_commands.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -122,91 +122,119 @@ static void set_field(char *dst, const char *v, size_t n) {
     pthread_mutex_unlock(&reg_lock);
 }
 
-static int ok(sbuf *o) {
-    resp_count_ok();
-    return sbuf_str(o, "+OK\r\n");
+static int ok(sbuf *o) { return sbuf_str(o, "+OK\r\n"); }
+
+/* Whether session t is one CLIENT LIST's "ID id ..." (argv[from..argc)) names. */
+static int id_listed(const resp_session *t, const resp_cmd *cmd, int from) {
+    char idt[24];
+    int il = snprintf(idt, sizeof idt, "%llu", (unsigned long long)t->id);
+    for (int a = from; a < cmd->argc; a++)
+        if (cmd->argl[a] == (size_t)il && memcmp(cmd->argv[a], idt, (size_t)il) == 0)
+            return 1;
+    return 0;
 }
 
-static int cmd_client(const resp_cmd *cmd, resp_session *s, sbuf *o) {
-    const char *sub = cmd->argv[1];
-    size_t sl = cmd->argl[1];
-    if (resp_ieq(sub, sl, "ID") && cmd->argc == 2) {
-        resp_count_ok();
-        return resp_int(o, (long long)s->id);
-    }
-    if ((resp_ieq(sub, sl, "INFO") && cmd->argc == 2) || resp_ieq(sub, sl, "LIST")) {
-        /* LIST: every RESP connection ([TYPE normal] accepted; ID filters) */
-        int only_self = resp_ieq(sub, sl, "INFO");
-        int ids_from = 0;
-        if (!only_self && cmd->argc >= 3) {
-            if (resp_ieq(cmd->argv[2], cmd->argl[2], "ID") && cmd->argc >= 4) {
-                ids_from = 3;
-            } else if (!(cmd->argc == 4 && resp_ieq(cmd->argv[2], cmd->argl[2], "TYPE") &&
-                         resp_ieq(cmd->argv[3], cmd->argl[3], "NORMAL"))) {
-                return resp_err(o, "ERR syntax error (CLIENT LIST [TYPE normal] [ID id ...])");
-            }
+/* CLIENT INFO (only_self) and CLIENT LIST: every RESP connection ([TYPE
+ * normal] accepted; ID filters). */
+static int client_list(const resp_cmd *cmd, resp_session *s, sbuf *o, int only_self) {
+    int ids_from = 0;
+    if (!only_self && cmd->argc >= 3) {
+        if (resp_ieq(cmd->argv[2], cmd->argl[2], "ID") && cmd->argc >= 4) {
+            ids_from = 3;
+        } else if (!(cmd->argc == 4 && resp_ieq(cmd->argv[2], cmd->argl[2], "TYPE") &&
+                     resp_ieq(cmd->argv[3], cmd->argl[3], "NORMAL"))) {
+            return resp_err(o, "ERR syntax error (CLIENT LIST [TYPE normal] [ID id ...])");
         }
-        sbuf text;
-        sbuf_init(&text, (size_t)1 << 26);
-        int64_t now = mono_ms();
-        int r = 0;
-        pthread_mutex_lock(&reg_lock);
-        for (resp_session *t = reg_head.next; t != &reg_head; t = t->next) {
-            if (only_self && t != s)
-                continue;
-            if (ids_from) {
-                int want = 0;
-                char idt[24];
-                int il = snprintf(idt, sizeof idt, "%llu", (unsigned long long)t->id);
-                for (int a = ids_from; a < cmd->argc; a++)
-                    want |= cmd->argl[a] == (size_t)il && memcmp(cmd->argv[a], idt, (size_t)il) == 0;
-                if (!want)
-                    continue;
-            }
+    }
+    sbuf text;
+    sbuf_init(&text, (size_t)1 << 26);
+    int64_t now = mono_ms();
+    int r = 0;
+    pthread_mutex_lock(&reg_lock);
+    for (resp_session *t = reg_head.next; t != &reg_head; t = t->next)
+        if ((!only_self || t == s) && (!ids_from || id_listed(t, cmd, ids_from)))
             r |= client_line(&text, t, now);
-        }
-        pthread_mutex_unlock(&reg_lock);
-        if (r == 0) {
-            resp_count_ok();
-            r = resp_verbatim(o, text.data ? text.data : "", text.len, s->proto);
-        } else {
-            r = resp_err(o, "ERR client list too long");
-        }
-        sbuf_free(&text);
-        return r;
-    }
-    if (resp_ieq(sub, sl, "SETNAME") && cmd->argc == 3) {
-        if (!settable(cmd->argv[2], cmd->argl[2]))
-            return resp_err(o, "ERR Client names cannot contain spaces, newlines or special "
-                               "characters (and toidd keeps at most 64 bytes).");
-        set_field(s->name, cmd->argv[2], cmd->argl[2]);
-        return ok(o);
-    }
-    if (resp_ieq(sub, sl, "GETNAME") && cmd->argc == 2) {
-        resp_count_ok();
-        return s->name[0] ? resp_bulk_str(o, s->name) : resp_null(o, s->proto);
-    }
-    if (resp_ieq(sub, sl, "SETINFO") && cmd->argc == 4) {
-        char *dst = resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-NAME")  ? s->lib_name
-                    : resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-VER") ? s->lib_ver
-                                                                      : NULL;
-        if (!dst)
-            return resp_err(o, "ERR Unrecognized option (CLIENT SETINFO LIB-NAME|LIB-VER value)");
-        if (!settable(cmd->argv[3], cmd->argl[3]))
-            return resp_err(o, "ERR lib-name and lib-ver cannot contain spaces, newlines or "
-                               "special characters (at most 64 bytes).");
-        set_field(dst, cmd->argv[3], cmd->argl[3]);
-        return ok(o);
-    }
-    if ((resp_ieq(sub, sl, "NO-EVICT") || resp_ieq(sub, sl, "NO-TOUCH")) && cmd->argc == 3)
-        return ok(o);   /* toidd keeps no keys: nothing to evict or touch */
+    pthread_mutex_unlock(&reg_lock);
+    r = r == 0 ? resp_verbatim(o, text.data ? text.data : "", text.len, s->proto)
+               : resp_err(o, "ERR client list too long");
+    sbuf_free(&text);
+    return r;
+}
+
+static int client_id(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    (void)cmd;
+    return resp_int(o, (long long)s->id);
+}
+
+static int client_info(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    return client_list(cmd, s, o, 1);
+}
+
+static int client_list_all(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    return client_list(cmd, s, o, 0);
+}
+
+static int client_setname(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    if (!settable(cmd->argv[2], cmd->argl[2]))
+        return resp_err(o, "ERR Client names cannot contain spaces, newlines or special "
+                           "characters (and toidd keeps at most 64 bytes).");
+    set_field(s->name, cmd->argv[2], cmd->argl[2]);
+    return ok(o);
+}
+
+static int client_getname(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    (void)cmd;
+    return s->name[0] ? resp_bulk_str(o, s->name) : resp_null(o, s->proto);
+}
+
+static int client_setinfo(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    char *dst = resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-NAME")  ? s->lib_name
+                : resp_ieq(cmd->argv[2], cmd->argl[2], "LIB-VER") ? s->lib_ver
+                                                                  : NULL;
+    if (!dst)
+        return resp_err(o, "ERR Unrecognized option (CLIENT SETINFO LIB-NAME|LIB-VER value)");
+    if (!settable(cmd->argv[3], cmd->argl[3]))
+        return resp_err(o, "ERR lib-name and lib-ver cannot contain spaces, newlines or "
+                           "special characters (at most 64 bytes).");
+    set_field(dst, cmd->argv[3], cmd->argl[3]);
+    return ok(o);
+}
+
+/* toidd keeps no keys: nothing to evict or touch */
+static int client_no_op(const resp_cmd *cmd, resp_session *s, sbuf *o) {
+    (void)cmd, (void)s;
+    return ok(o);
+}
+
+/* CLIENT's subcommands with the argc each takes (-1: any); a call that
+ * matches no row is an unknown subcommand, as in Redis. */
+static const struct {
+    const char *name;
+    int argc;
+    int (*run)(const resp_cmd *cmd, resp_session *s, sbuf *o);
+} client_subcommands[] = {
+    {"ID", 2, client_id},           {"INFO", 2, client_info},
+    {"LIST", -1, client_list_all},  {"SETNAME", 3, client_setname},
+    {"GETNAME", 2, client_getname}, {"SETINFO", 4, client_setinfo},
+    {"NO-EVICT", 3, client_no_op},  {"NO-TOUCH", 3, client_no_op},
+};
+
+int resp_cmd_client(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                    const server_config *c) {
+    (void)sc, (void)c;
+    for (size_t i = 0; i < sizeof client_subcommands / sizeof client_subcommands[0]; i++)
+        if (resp_ieq(cmd->argv[1], cmd->argl[1], client_subcommands[i].name) &&
+            (client_subcommands[i].argc < 0 || client_subcommands[i].argc == cmd->argc))
+            return client_subcommands[i].run(cmd, s, o);
     return resp_err(o, "ERR unknown subcommand of 'client' (ID, INFO, LIST, SETNAME, GETNAME, "
                        "SETINFO, NO-EVICT, NO-TOUCH)");
 }
 
 /* INFO [section ...]: server, clients, persistence, stats (every section for
  * none, "all", "default" or "everything"); unknown sections are empty. */
-static int cmd_info(const resp_cmd *cmd, resp_session *s, sbuf *o, const server_config *c) {
+int resp_cmd_info(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                  const server_config *c) {
+    (void)sc;
     enum { SERVER = 1, CLIENTS = 2, PERSISTENCE = 4, STATS = 8 };
     unsigned want = cmd->argc == 1 ? ~0u : 0;
     for (int a = 1; a < cmd->argc; a++) {
@@ -257,7 +285,6 @@ static int cmd_info(const resp_cmd *cmd, resp_session *s, sbuf *o, const server_
 #undef ADD
     if (len >= sizeof text)
         len = sizeof text - 1;
-    resp_count_ok();
     return resp_verbatim(o, text, len, s->proto);
 }
 
@@ -284,7 +311,9 @@ static int try_auth(resp_session *s, sbuf *o, const server_config *c, const char
     return 1;
 }
 
-static int cmd_hello(const resp_cmd *cmd, resp_session *s, sbuf *o, const server_config *c) {
+int resp_cmd_hello(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                   const server_config *c) {
+    (void)sc;
     int proto = s->proto;
     if (cmd->argc >= 2) {
         const char *v = cmd->argv[1];
@@ -328,7 +357,6 @@ static int cmd_hello(const resp_cmd *cmd, resp_session *s, sbuf *o, const server
         s->name[name_len] = '\0';
     }
     pthread_mutex_unlock(&reg_lock);
-    resp_count_ok();
     return resp_map(o, 7, proto) | resp_bulk_str(o, "server") | resp_bulk_str(o, "toidd") |
            resp_bulk_str(o, "version") | resp_bulk_str(o, TOID_VERSION_STRING) |
            resp_bulk_str(o, "proto") | resp_int(o, proto) | resp_bulk_str(o, "id") |
@@ -348,27 +376,9 @@ static void set_multi(resp_session *s, int on) {
     }
 }
 
-/* Queues cmd for EXEC, re-encoded as multibulk (its arguments may point into
- * the connection's input, which moves on). 0, or -1 when the queue is full. */
-static int queue_cmd(resp_session *s, const resp_cmd *cmd) {
-    if (s->queued >= RESP_MULTI_MAX_CMDS)
-        return -1;
-    size_t mark = s->queue.len;
-    int r = sbuf_printf(&s->queue, "*%d\r\n", cmd->argc);
-    for (int a = 0; a < cmd->argc && r == 0; a++)
-        r = resp_bulk(&s->queue, cmd->argv[a], cmd->argl[a]);
-    if (r < 0) {
-        s->queue.len = mark;
-        return -1;
-    }
-    s->queued++;
-    return 0;
-}
-
-static int dispatch(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
-                    const server_config *c);
-
-static int cmd_exec(resp_session *s, sbuf *o, scratch *sc, const server_config *c) {
+int resp_cmd_exec(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                  const server_config *c) {
+    (void)cmd;
     if (!s->multi)
         return resp_err(o, "ERR EXEC without MULTI");
     if (s->multi_dirty) {
@@ -376,147 +386,70 @@ static int cmd_exec(resp_session *s, sbuf *o, scratch *sc, const server_config *
         return resp_err(o, "EXECABORT Transaction discarded because of previous errors.");
     }
     int r = resp_array(o, s->queued);
-    /* the queue holds only what queue_cmd wrote: it parses back whole */
+    /* the queue holds only known commands, re-encoded by the gate: it
+     * parses back whole, and each runs by its row */
     resp_limits lim = {RESP_MULTI_MAX_BYTES, RESP_MAX_INLINE, RESP_MAX_ARGS};
     size_t pos = 0;
     static _Thread_local resp_cmd q;
     while (r == 0 && pos < s->queue.len) {
         long used = resp_parse(s->queue.data + pos, s->queue.len - pos, &lim, &q);
-        if (used <= 0)
+        const resp_command *row = used > 0 ? resp_command_find(q.argv[0], q.argl[0]) : NULL;
+        if (!row)
             break;
         pos += (size_t)used;
-        r = dispatch(&q, s, o, sc, c);
+        r = resp_command_run(row, &q, s, o, sc, c);
     }
     set_multi(s, 0);
     return r < 0 ? -1 : 0;
 }
 
-/* The commands a session runs, MULTI's queue included (the gate is in
- * resp_handle). Returns 0, -1 on overflow, RESP_NOT_MINE if unknown. */
-static int dispatch(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
-                    const server_config *c) {
-    const char *name = cmd->argv[0];
-    size_t nl = cmd->argl[0];
-    if (resp_ieq(name, nl, "INFO"))
-        return cmd_info(cmd, s, o, c);
-    if (resp_ieq(name, nl, "CLIENT")) {
-        if (cmd->argc < 2)
-            return resp_err(o, "ERR wrong number of arguments for 'client' command");
-        return cmd_client(cmd, s, o);
-    }
-    return resp_data_command(cmd, s->proto, o, sc, c);
+int resp_cmd_multi(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                   const server_config *c) {
+    (void)cmd, (void)sc, (void)c;
+    if (s->multi)
+        return resp_err(o, "ERR MULTI calls can not be nested");
+    set_multi(s, 1);
+    return ok(o);
 }
 
-/* Commands that are never queued by MULTI: they act on the session now. */
-static int is_session_cmd(const char *name, size_t nl) {
-    return resp_ieq(name, nl, "EXEC") || resp_ieq(name, nl, "DISCARD") ||
-           resp_ieq(name, nl, "MULTI") || resp_ieq(name, nl, "QUIT") ||
-           resp_ieq(name, nl, "RESET") || resp_ieq(name, nl, "HELLO") ||
-           resp_ieq(name, nl, "AUTH") || resp_ieq(name, nl, "WATCH");
+int resp_cmd_discard(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                     const server_config *c) {
+    (void)cmd, (void)sc, (void)c;
+    if (!s->multi)
+        return resp_err(o, "ERR DISCARD without MULTI");
+    set_multi(s, 0);
+    return ok(o);
 }
 
-static int unknown(sbuf *o, const char *name, size_t nl) {
-    char msg[100], arg[48];
-    resp_printable(arg, sizeof arg, name, nl);
-    snprintf(msg, sizeof msg, "ERR unknown command '%s'", arg);
-    return resp_err(o, msg);
+int resp_cmd_auth(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                  const server_config *c) {
+    (void)sc;
+    int r = try_auth(s, o, c, cmd->argc == 3 ? cmd->argv[1] : NULL, cmd->argl[1],
+                     cmd->argv[cmd->argc - 1], cmd->argl[cmd->argc - 1]);
+    return r == 1 ? ok(o) : r;
 }
 
-/* Whether dispatch knows the command (checked when queueing, as Redis does,
- * so that a typo aborts the transaction rather than failing inside it). */
-static int known(const char *name, size_t nl) {
-    static const char *const names[] = {"ID.NEW", "ID.INSPECT", "PING", "ECHO", "COMMAND",
-                                        "CONFIG", "SELECT", "INFO", "CLIENT"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (resp_ieq(name, nl, names[i]))
-            return 1;
-    return 0;
+int resp_cmd_reset(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                   const server_config *c) {
+    (void)cmd, (void)sc;
+    set_multi(s, 0);
+    pthread_mutex_lock(&reg_lock);
+    s->proto = 2;
+    s->name[0] = '\0';
+    pthread_mutex_unlock(&reg_lock);
+    s->authed = c->requirepass[0] == '\0';
+    return sbuf_str(o, "+RESET\r\n");
 }
 
-int resp_handle(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
-                const server_config *c) {
-    const char *name = cmd->argv[0];
-    size_t nl = cmd->argl[0];
-    int r;
-    if (resp_ieq(name, nl, "POST") || resp_ieq(name, nl, "HOST:")) {
-        /* HTTP sent to the RESP port (e.g. a browser made to post here, as
-         * against Redis): answer once and close, as Redis does for exactly
-         * these two (a "GET key" is a Redis command like any other). */
-        r = resp_err(o, "ERR this is the RESP port of toidd, not HTTP: closing");
-        return r < 0 ? -1 : 1;
-    }
-    atomic_store_explicit(&s->last_ms, mono_ms(), memory_order_relaxed);
-    if (resp_ieq(name, nl, "QUIT")) {
-        resp_count_ok();
-        return sbuf_str(o, "+OK\r\n") < 0 ? -1 : 1;
-    }
-    if (!s->authed && !resp_ieq(name, nl, "AUTH") && !resp_ieq(name, nl, "HELLO") &&
-        !resp_ieq(name, nl, "RESET"))
-        return resp_err(o, "NOAUTH Authentication required.") < 0 ? -1 : 0;
-    if (s->multi && !is_session_cmd(name, nl)) {
-        if (!known(name, nl)) {
-            s->multi_dirty = 1;
-            r = unknown(o, name, nl);
-        } else if (queue_cmd(s, cmd) < 0) {
-            s->multi_dirty = 1;
-            r = resp_err(o, "ERR too many commands in this MULTI (at most 1024, 256 KiB)");
-        } else {
-            resp_count_ok();
-            r = sbuf_str(o, "+QUEUED\r\n");
-        }
-        return r < 0 ? -1 : 0;
-    }
-    if (resp_ieq(name, nl, "MULTI")) {
-        if (s->multi) {
-            r = resp_err(o, "ERR MULTI calls can not be nested");
-        } else {
-            set_multi(s, 1);
-            r = ok(o);
-        }
-    } else if (resp_ieq(name, nl, "EXEC")) {
-        r = cmd_exec(s, o, sc, c);
-    } else if (resp_ieq(name, nl, "DISCARD")) {
-        if (!s->multi) {
-            r = resp_err(o, "ERR DISCARD without MULTI");
-        } else {
-            set_multi(s, 0);
-            r = ok(o);
-        }
-    } else if (resp_ieq(name, nl, "AUTH")) {
-        if (s->multi) {
-            s->multi_dirty = 1;
-            r = resp_err(o, "ERR Command not allowed inside a transaction");
-        } else if (cmd->argc == 2 || cmd->argc == 3) {
-            r = try_auth(s, o, c, cmd->argc == 3 ? cmd->argv[1] : NULL, cmd->argl[1],
-                         cmd->argv[cmd->argc - 1], cmd->argl[cmd->argc - 1]);
-            if (r == 1)
-                r = ok(o);
-        } else {
-            r = resp_err(o, "ERR wrong number of arguments for 'auth' command");
-        }
-    } else if (resp_ieq(name, nl, "HELLO")) {
-        if (s->multi) {
-            s->multi_dirty = 1;
-            r = resp_err(o, "ERR Command not allowed inside a transaction");
-        } else {
-            r = cmd_hello(cmd, s, o, c);
-        }
-    } else if (resp_ieq(name, nl, "RESET")) {
-        set_multi(s, 0);
-        pthread_mutex_lock(&reg_lock);
-        s->proto = 2;
-        s->name[0] = '\0';
-        pthread_mutex_unlock(&reg_lock);
-        s->authed = c->requirepass[0] == '\0';
-        resp_count_ok();
-        r = sbuf_str(o, "+RESET\r\n");
-    } else if (resp_ieq(name, nl, "WATCH")) {
-        r = resp_err(o, s->multi ? "ERR WATCH inside MULTI is not allowed"
-                                 : "ERR WATCH is not supported: toidd keeps no keys");
-    } else {
-        r = dispatch(cmd, s, o, sc, c);
-        if (r == RESP_NOT_MINE)
-            r = unknown(o, name, nl);
-    }
-    return r < 0 ? -1 : 0;
+int resp_cmd_watch(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                   const server_config *c) {
+    (void)cmd, (void)sc, (void)c;
+    return resp_err(o, s->multi ? "ERR WATCH inside MULTI is not allowed"
+                                : "ERR WATCH is not supported: toidd keeps no keys");
+}
+
+int resp_cmd_quit(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
+                  const server_config *c) {
+    (void)cmd, (void)s, (void)sc, (void)c;
+    return sbuf_str(o, "+OK\r\n") < 0 ? -1 : 1;
 }
