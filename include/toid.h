@@ -452,6 +452,17 @@ TOID_API int toid_describe(toid_format f, const uint8_t *bin, int64_t epoch_ms,
 TOID_API int toid_inspect_json(toid_format f, const uint8_t *bin,
                                int64_t epoch_ms, char *out, size_t out_size);
 
+/*
+ * Writes the fields of toid_describe as aligned lines (what `toid inspect`
+ * prints): the name, a colon and spaces up to column 12 (at least one
+ * space), the value and a line feed for each, then a NUL:
+ *     format:    ulid
+ *     text:      01ARZ3NDEKTSV4RRFFQ69G5FAV
+ * Returns the length or TOID_EBUFFER. 512 bytes is always enough.
+ */
+TOID_API int toid_inspect_text(toid_format f, const uint8_t *bin,
+                               int64_t epoch_ms, char *out, size_t out_size);
+
 /* ------------------------------------------------------------------------
  * Layout: where each field lives, for pictures of an ID
  * ------------------------------------------------------------------------ */

@@ -22,6 +22,14 @@ static const piece json_key[TOID_FIELD_COUNT] = {
 #undef TOID__KEY
 };
 
+/* name: and the spaces to the value's column, for the aligned lines */
+#define LABEL_WIDTH 11   /* "generator: " — the longest name, its colon and a space */
+static const piece label[TOID_FIELD_COUNT] = {
+#define TOID__LABEL(id, name) {name ":          ", sizeof(name) + 1 < LABEL_WIDTH ? LABEL_WIDTH : sizeof(name) + 1},
+    TOID_FIELD_LIST(TOID__LABEL)
+#undef TOID__LABEL
+};
+
 static const piece format_name[TOID_FORMAT_COUNT] = {
 #define TOID__NAME(id, tok, name) {name, sizeof(name) - 1},
     TOID_FORMAT_LIST(TOID__NAME)
@@ -169,10 +177,13 @@ int toid_describe(toid_format f, const uint8_t *bin, int64_t epoch_ms, toid_fiel
     return n;
 }
 
-/* The longest object any format writes is under 300 bytes; the writer copies
- * pieces of constant size (up to 32 bytes) past its end, so it writes into
- * the caller's buffer only when it has this much room. */
-#define JSON_ROOM 512
+/* The longest text any format writes is under 300 bytes; the writers copy
+ * pieces of constant size (up to 32 bytes) past their end, so they write
+ * into the caller's buffer only when it has this much room. */
+#define ROOM 512
+
+typedef size_t writer(toid_format f, const row *rows, int n, const uint8_t *bin,
+                      const toid_fields *v, char *out);
 
 static size_t json_write(toid_format f, const row *rows, int n, const uint8_t *bin,
                          const toid_fields *v, char *out) {
@@ -195,7 +206,24 @@ static size_t json_write(toid_format f, const row *rows, int n, const uint8_t *b
     return (size_t)(p - out);
 }
 
-int toid_inspect_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out, size_t out_size) {
+static size_t text_write(toid_format f, const row *rows, int n, const uint8_t *bin,
+                         const toid_fields *v, char *out) {
+    const toid__format *fmt = toid__format_of(f);
+    char *p = out;
+    for (int i = 0; i < n; i++) {
+        const piece *k = &label[rows[i].id];
+        memcpy(p, k->s, sizeof k->s);                       /* a constant size */
+        p += k->len;
+        p += value_of(fmt, f, rows[i], bin, v, p);
+        *p++ = '\n';
+    }
+    *p = '\0';
+    return (size_t)(p - out);
+}
+
+/* Straight into out when it has ROOM, else through a buffer that has. */
+static int render(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out, size_t out_size,
+                  writer *w) {
     row rows[TOID_FIELDS_MAX];
     toid_fields v;
     if (!out)
@@ -203,12 +231,20 @@ int toid_inspect_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char 
     int n = prepare(f, bin, epoch_ms, rows, &v);
     if (n < 0)
         return n;
-    if (out_size >= JSON_ROOM)
-        return (int)json_write(f, rows, n, bin, &v, out);
-    char tmp[JSON_ROOM];
-    size_t len = json_write(f, rows, n, bin, &v, tmp);
+    if (out_size >= ROOM)
+        return (int)w(f, rows, n, bin, &v, out);
+    char tmp[ROOM];
+    size_t len = w(f, rows, n, bin, &v, tmp);
     if (len >= out_size)
         return TOID_EBUFFER;
     memcpy(out, tmp, len + 1);
     return (int)len;
+}
+
+int toid_inspect_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out, size_t out_size) {
+    return render(f, bin, epoch_ms, out, out_size, json_write);
+}
+
+int toid_inspect_text(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out, size_t out_size) {
+    return render(f, bin, epoch_ms, out, out_size, text_write);
 }

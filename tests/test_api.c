@@ -306,7 +306,18 @@ static void test_describe_json(void) {
         CHECK_EQ_INT(toid_inspect_json((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n), TOID_EBUFFER);
         CHECK_EQ_INT(toid_inspect_json((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n + 1), n);
         CHECK_EQ_STR(small, json);
+        n = toid_inspect_text((toid_format)f, bin, TOID_EPOCH_DEFAULT, json, sizeof json);
+        CHECK(n > 0 && n < 512 - 64);
+        CHECK_EQ_INT(toid_inspect_text((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n), TOID_EBUFFER);
+        CHECK_EQ_INT(toid_inspect_text((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n + 1), n);
+        CHECK_EQ_STR(small, json);
     }
+    /* the aligned lines: toid_describe's fields, values from column 12 */
+    CHECK_EQ_INT(toid_decode(TOID_NANOFLAKE, S("0000001XD6KU8"), bin, NULL), 0);
+    CHECK(toid_inspect_text(TOID_NANOFLAKE, bin, TOID_EPOCH_DEFAULT, json, sizeof json) > 0);
+    CHECK_EQ_STR(json, "format:    nanoflake\ntext:      0000001xd6ku8\nunix_ms:   1704067201000\n"
+                       "time:      2024-01-01T00:00:01.000Z\nhex:       00000000fa001000\n"
+                       "int:       4194308096\nts:        1000\ngenerator: 1\nsequence:  0\n");
     /* the time text is cached per ms and per day: each call still says its own time */
     static const int64_t times[] = {1704067200000, 1704067200001, 1704153600000, 1704067200000,
                                     1704067259999, 0};

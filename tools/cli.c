@@ -434,31 +434,7 @@ size_t cli_inspect_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, cha
     return n > 0 ? (size_t)n : 0;
 }
 
-#define HUMAN_WIDTH 11   /* "generator: " — the longest name, its colon and a space */
-
 size_t cli_inspect_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out) {
-    /* "name:" and the spaces to the value's column, for every field id */
-    static char label[TOID_FIELD_COUNT][24];
-    static uint8_t label_len[TOID_FIELD_COUNT];
-    if (!label_len[0])
-        for (int id = 0; id < TOID_FIELD_COUNT; id++) {
-            size_t n = strlen(toid_field_name((toid_field_id)id));
-            size_t w = n + 1 < HUMAN_WIDTH ? HUMAN_WIDTH : n + 2;
-            memset(label[id], ' ', sizeof label[id]);
-            memcpy(label[id], toid_field_name((toid_field_id)id), n);
-            label[id][n] = ':';
-            label_len[id] = (uint8_t)w;
-        }
-    toid_field fl[TOID_FIELDS_MAX];
-    int n = toid_describe(f, bin, epoch_ms, fl);
-    char *p = out;
-    for (int i = 0; i < n; i++) {
-        memcpy(p, label[fl[i].id], sizeof label[0]);   /* a constant size */
-        p += label_len[fl[i].id];
-        size_t k = strlen(fl[i].value);
-        memcpy(p, fl[i].value, k);
-        p += k;
-        *p++ = '\n';
-    }
-    return (size_t)(p - out);
+    int n = toid_inspect_text(f, bin, epoch_ms, out, RENDER_MAX);
+    return n > 0 ? (size_t)n : 0;
 }

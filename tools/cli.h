@@ -151,10 +151,10 @@ int cli_common_options(cli_common *c, int id, const char *value);
  * (cli_epoch_for). */
 int64_t cli_common_check(const cli_common *c, int f, unsigned flags);
 
-/* ---- inspection output: the library's toid_inspect_json / toid_describe ---- */
-/* The inspection of one value as toid_inspect_json() writes it (JSON) or as
- * aligned "name:  value" lines (human). Both return the length written (no
- * NUL); out needs RENDER_MAX bytes. */
+/* ---- inspection output: the library's ----------------------------------------- */
+/* The inspection of one value as toid_inspect_json() (JSON) or
+ * toid_inspect_text() (aligned "name:  value" lines) write it. Both return the
+ * length written (no NUL); out needs RENDER_MAX bytes. */
 #define RENDER_MAX 1024
 size_t cli_inspect_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
 size_t cli_inspect_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
