@@ -15,24 +15,10 @@
 
 #define POOL 1024
 
-static uint64_t rng = 42;
-static uint64_t next_u64(void) {
-    uint64_t z = (rng += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
 static uint8_t bins[POOL][TOID_BIN_MAX];
 
 enum op { INSPECT, JSON, DESCRIBE, OPS };
 static const char *const op_names[OPS] = {"inspect (floor)", "inspect_json", "describe"};
-
-static uint64_t cpu_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* One timed run of one op over the pool: ns per op. */
 static double run_once(toid_format f, enum op op, long ops) {
@@ -40,7 +26,7 @@ static double run_once(toid_format f, enum op op, long ops) {
     char json[512];
     toid_field fl[TOID_FIELDS_MAX];
     toid_fields v;
-    uint64_t t0 = cpu_ns();
+    uint64_t t0 = bench_cpu_ns();
     for (long i = 0; i < ops; i++) {
         const uint8_t *b = bins[(unsigned)i & (POOL - 1)];
         switch (op) {
@@ -50,24 +36,15 @@ static double run_once(toid_format f, enum op op, long ops) {
         default: break;
         }
     }
-    uint64_t t1 = cpu_ns();
+    uint64_t t1 = bench_cpu_ns();
     bench_sink += acc;
     return (double)(t1 - t0) / (double)ops;
 }
 
-/* Random values of f, made valid where the format fixes bits. */
+/* Random valid values of f. */
 static void fill_random(toid_format f) {
-    const toid_format_info *info = toid_format_get(f);
-    for (int i = 0; i < POOL; i++) {
-        for (size_t b = 0; b < info->bin_size; b++)
-            bins[i][b] = (uint8_t)next_u64();
-        if (info->int_max == UINT64_MAX >> 1)
-            bins[i][0] &= 0x7F;
-        if (f == TOID_UUIDV7) {
-            bins[i][6] = (uint8_t)((bins[i][6] & 0x0F) | 0x70);
-            bins[i][8] = (uint8_t)((bins[i][8] & 0x3F) | 0x80);
-        }
-    }
+    for (int i = 0; i < POOL; i++)
+        bench_random_value(f, bins[i]);
 }
 
 /* IDs as the default generator makes them, one after another. */
