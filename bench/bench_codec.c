@@ -14,14 +14,6 @@
 
 #define POOL 1024
 
-static uint64_t rng = 42;
-static uint64_t next_u64(void) {
-    uint64_t z = (rng += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
 static uint8_t bins[POOL][TOID_BIN_MAX];
 static char texts[POOL][TOID_TEXT_MAX];
 static size_t lens[POOL];
@@ -32,12 +24,6 @@ enum op { ENCODE, DECODE, HEX_ENCODE, HEX_DECODE, COPY };
 
 static double last_min;     /* the fastest run of the last measure() */
 
-static uint64_t cpu_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Median ns per op of the runs, by this thread's CPU time (time preempted
  * by other processes does not count); last_min gets the fastest run. */
 static double measure(toid_format f, enum op op) {
@@ -47,7 +33,7 @@ static double measure(toid_format f, enum op op) {
         uint64_t acc = 0;
         char out[TOID_TEXT_MAX];
         uint8_t bin[TOID_BIN_MAX];
-        uint64_t t0 = cpu_ns();
+        uint64_t t0 = bench_cpu_ns();
         for (long i = 0; i < ops; i++) {
             unsigned k = (unsigned)i & (POOL - 1);
             switch (op) {
@@ -58,7 +44,7 @@ static double measure(toid_format f, enum op op) {
             case COPY: memcpy(out, texts[k], 32); acc += (uint8_t)out[k & 31]; break;
             }
         }
-        uint64_t t1 = cpu_ns();
+        uint64_t t1 = bench_cpu_ns();
         bench_sink += acc;
         per[r] = (double)(t1 - t0) / (double)ops;
     }
@@ -71,14 +57,7 @@ static double measure(toid_format f, enum op op) {
 static void fill(toid_format f, int hex) {
     const toid_format_info *info = toid_format_get(f);
     for (int i = 0; i < POOL; i++) {
-        for (size_t b = 0; b < info->bin_size; b++)
-            bins[i][b] = (uint8_t)next_u64();
-        if (info->int_max == UINT64_MAX >> 1)
-            bins[i][0] &= 0x7F;
-        if (f == TOID_UUIDV7) {
-            bins[i][6] = (uint8_t)((bins[i][6] & 0x0F) | 0x70);
-            bins[i][8] = (uint8_t)((bins[i][8] & 0x3F) | 0x80);
-        }
+        bench_random_value(f, bins[i]);
         if (hex)
             lens[i] = (size_t)toid_hex_encode(bins[i], info->bin_size, texts[i], TOID_TEXT_MAX);
         else

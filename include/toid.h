@@ -271,6 +271,13 @@ TOID_API int toid_to_u64(toid_format f, const uint8_t *bin, uint64_t *out);
 TOID_API int toid_from_u64(toid_format f, uint64_t value, uint8_t *bin);
 
 /*
+ * Writes the integer form of a 64-bit format's value in decimal and a NUL
+ * (what toid_decode_int reads). Returns the length (1..20), TOID_EINVAL if f
+ * has no integer form, or TOID_EBUFFER (21 bytes are always enough).
+ */
+TOID_API int toid_encode_int(toid_format f, const uint8_t *bin, char *out, size_t out_size);
+
+/*
  * Decodes an unsigned decimal integer (the "int" text form of the 64-bit
  * formats) of 1..20 digits, no sign, no spaces. TOID_ELENGTH, TOID_ECHAR (with
  * *err_pos), or TOID_EOVERFLOW above the format's int_max.
@@ -444,6 +451,17 @@ TOID_API int toid_describe(toid_format f, const uint8_t *bin, int64_t epoch_ms,
  * length or TOID_EBUFFER. 512 bytes is always enough.
  */
 TOID_API int toid_inspect_json(toid_format f, const uint8_t *bin,
+                               int64_t epoch_ms, char *out, size_t out_size);
+
+/*
+ * Writes the fields of toid_describe as aligned lines (what `toid inspect`
+ * prints): the name, a colon and spaces up to column 12 (at least one
+ * space), the value and a line feed for each, then a NUL:
+ *     format:    ulid
+ *     text:      01ARZ3NDEKTSV4RRFFQ69G5FAV
+ * Returns the length or TOID_EBUFFER. 512 bytes is always enough.
+ */
+TOID_API int toid_inspect_text(toid_format f, const uint8_t *bin,
                                int64_t epoch_ms, char *out, size_t out_size);
 
 /* ------------------------------------------------------------------------

@@ -68,9 +68,29 @@ static inline void toid__mul58_add(uint64_t *hi, uint64_t *lo, unsigned d) {
     *hi = *hi * 58u + (l1 >> 32);
 }
 
-/* n bytes -> 2n lower-case hex digits. */
+/* Four bytes as eight lower-case hex digits in one 64-bit word, first byte
+ * in the low lane (little-endian hosts): the bytes spread into 16-bit lanes,
+ * each lane into its two nibbles, then '0' or 'a' - 10 added to each. */
+static inline uint64_t toid__hex4(const uint8_t *b) {
+    uint64_t v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
+    v = (v | v << 16) & UINT64_C(0x0000ffff0000ffff);
+    v = (v | v << 8) & UINT64_C(0x00ff00ff00ff00ff);
+    v = (v >> 4 & UINT64_C(0x000f000f000f000f)) | (v & UINT64_C(0x000f000f000f000f)) << 8;
+    uint64_t letters = (v + UINT64_C(0x0606060606060606)) >> 4 & UINT64_C(0x0101010101010101);
+    return v + UINT64_C(0x3030303030303030) + letters * ('a' - '0' - 10);
+}
+
+/* n bytes -> 2n lower-case hex digits: a word per four bytes, then pairs. */
 static inline void toid__hex_put(const uint8_t *b, size_t n, char *out) {
-    for (size_t i = 0; i < n; i++)
+    size_t words = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    words = n / 4;
+    for (size_t w = 0; w < words; w++) {
+        uint64_t x = toid__hex4(b + 4 * w);
+        memcpy(out + 8 * w, &x, 8);
+    }
+#endif
+    for (size_t i = 4 * words; i < n; i++)
         memcpy(out + 2 * i, toid__hex_pairs + 2 * b[i], 2);
 }
 

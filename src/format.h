@@ -131,6 +131,9 @@ size_t toid__u64_to_dec(uint64_t v, char *out) TOID__HIDDEN;
 int toid__dec_to_u64(const char *s, size_t n, uint64_t *out) TOID__HIDDEN;
 /* A big-endian unsigned integer of n bytes in decimal; returns the length. */
 size_t toid__bytes_to_dec(const uint8_t *be, size_t n, char *out) TOID__HIDDEN;
+/* "HH:MM:SS.mmm" (12 characters, no NUL) of ms into the day (< 86400000);
+ * returns the end. toid_format_time writes its times of day with it. */
+char *toid__time_of_day(char *p, uint32_t ms) TOID__HIDDEN;
 /* Parses decimal digits into n big-endian bytes; TOID_EINVAL for a non-digit
  * or a value that does not fit. */
 int toid__dec_to_bytes(const char *s, size_t len, uint8_t *be, size_t n) TOID__HIDDEN;

@@ -151,6 +151,19 @@ int toid_from_u64(toid_format f, uint64_t value, uint8_t *bin) {
     return 0;
 }
 
+int toid_encode_int(toid_format f, const uint8_t *bin, char *out, size_t out_size) {
+    const toid__format *fmt = toid__format_of(f);
+    if (!fmt || !fmt->info.has_int || !bin || !out)
+        return TOID_EINVAL;
+    char digits[24];
+    size_t n = toid__u64_to_dec(toid__load64(bin), digits);
+    if (out_size <= n)
+        return TOID_EBUFFER;
+    memcpy(out, digits, n);
+    out[n] = '\0';
+    return (int)n;
+}
+
 int toid_decode_int(toid_format f, const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
     const toid__format *fmt = toid__format_of(f);
     if (!fmt || !fmt->info.has_int || !bin || (!text && len))

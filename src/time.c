@@ -39,6 +39,16 @@ static char *put_digits(char *p, uint64_t v, int width) {
     return p + width;
 }
 
+char *toid__time_of_day(char *p, uint32_t ms) {
+    p = put_digits(p, ms / 3600000u, 2);
+    *p++ = ':';
+    p = put_digits(p, ms / 60000u % 60u, 2);
+    *p++ = ':';
+    p = put_digits(p, ms / 1000u % 60u, 2);
+    *p++ = '.';
+    return put_digits(p, ms % 1000u, 3);
+}
+
 int toid_format_time(int64_t unix_ms, char *out, size_t out_size) {
     if (unix_ms < 0 || unix_ms > MAX_TIME_MS)
         return TOID_ERANGE;
@@ -55,13 +65,7 @@ int toid_format_time(int64_t unix_ms, char *out, size_t out_size) {
     *p++ = '-';
     p = put_digits(p, d, 2);
     *p++ = 'T';
-    p = put_digits(p, (uint64_t)(rem / 3600000), 2);
-    *p++ = ':';
-    p = put_digits(p, (uint64_t)(rem / 60000 % 60), 2);
-    *p++ = ':';
-    p = put_digits(p, (uint64_t)(rem / 1000 % 60), 2);
-    *p++ = '.';
-    p = put_digits(p, (uint64_t)(rem % 1000), 3);
+    p = toid__time_of_day(p, (uint32_t)rem);
     *p++ = 'Z';
     *p = '\0';
     return (int)(p - out);

@@ -294,6 +294,41 @@ static void test_describe_json(void) {
     /* the longest JSON fits 512 bytes */
     memset(bin, 0xFF, sizeof bin);
     CHECK(toid_inspect_json(TOID_SCRU160, bin, TOID_EPOCH_DEFAULT, json, sizeof json) > 0);
+    /* every format's largest value: well inside 512 (the writer copies
+     * pieces of up to 32 bytes past its end), and a buffer of exactly the
+     * length is short by the NUL */
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        char small[512];
+        memset(bin, 0xFF, sizeof bin);
+        bin[0] = toid_format_get((toid_format)f)->int_max == UINT64_MAX >> 1 ? 0x7F : 0xFF;
+        n = toid_inspect_json((toid_format)f, bin, TOID_EPOCH_DEFAULT, json, sizeof json);
+        CHECK(n > 0 && n < 512 - 64);
+        CHECK_EQ_INT(toid_inspect_json((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n), TOID_EBUFFER);
+        CHECK_EQ_INT(toid_inspect_json((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n + 1), n);
+        CHECK_EQ_STR(small, json);
+        n = toid_inspect_text((toid_format)f, bin, TOID_EPOCH_DEFAULT, json, sizeof json);
+        CHECK(n > 0 && n < 512 - 64);
+        CHECK_EQ_INT(toid_inspect_text((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n), TOID_EBUFFER);
+        CHECK_EQ_INT(toid_inspect_text((toid_format)f, bin, TOID_EPOCH_DEFAULT, small, (size_t)n + 1), n);
+        CHECK_EQ_STR(small, json);
+    }
+    /* the aligned lines: toid_describe's fields, values from column 12 */
+    CHECK_EQ_INT(toid_decode(TOID_NANOFLAKE, S("0000001XD6KU8"), bin, NULL), 0);
+    CHECK(toid_inspect_text(TOID_NANOFLAKE, bin, TOID_EPOCH_DEFAULT, json, sizeof json) > 0);
+    CHECK_EQ_STR(json, "format:    nanoflake\ntext:      0000001xd6ku8\nunix_ms:   1704067201000\n"
+                       "time:      2024-01-01T00:00:01.000Z\nhex:       00000000fa001000\n"
+                       "int:       4194308096\nts:        1000\ngenerator: 1\nsequence:  0\n");
+    /* the time text is cached per ms and per day: each call still says its own time */
+    static const int64_t times[] = {1704067200000, 1704067200001, 1704153600000, 1704067200000,
+                                    1704067259999, 0};
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        toid_fields in = {.has = 1u << TOID_FIELD_UNIX_MS, .unix_ms = times[i]};
+        char want[40], key[64];
+        CHECK_EQ_INT(toid_make(TOID_ULID, &in, TOID_EPOCH_DEFAULT, bin), 0);
+        CHECK(toid_format_time(times[i], want, sizeof want) > 0);
+        snprintf(key, sizeof key, "\"unix_ms\":%lld,\"time\":\"%s\"", (long long)times[i], want);
+        CHECK(toid_inspect_json(TOID_ULID, bin, TOID_EPOCH_DEFAULT, json, sizeof json) > 0 && strstr(json, key));
+    }
     toid_field fl[TOID_FIELDS_MAX];
     CHECK_EQ_INT(toid_describe(TOID_ULID, bin, TOID_EPOCH_DEFAULT, fl), 6);
     CHECK_EQ_STR(fl[5].name, "random");

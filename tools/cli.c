@@ -369,7 +369,7 @@ int64_t cli_epoch_for(toid_format f, int have_epoch, int64_t epoch_ms) {
     return have_epoch && fi && fi->epoch_configurable ? epoch_ms : TOID_EPOCH_DEFAULT;
 }
 
-cli_as cli_as_option(const char *s) {
+static cli_as as_option(const char *s) {
     if (strcmp(s, "text") == 0)
         return CLI_AS_TEXT;
     if (strcmp(s, "int") == 0)
@@ -379,93 +379,62 @@ cli_as cli_as_option(const char *s) {
     cli_usage("bad value '%s' for --as (text, int or hex)", cli_show(s));
 }
 
-void cli_as_check(cli_as as, toid_format f) {
-    if (as == CLI_AS_INT && !toid_format_get(f)->has_int)
-        cli_usage("'--as int' needs a 64-bit format (ulid-flake, ulid-flake-scalable, nanoflake, "
-                  "uid11, uid11-seq), not %s", toid_format_get(f)->name);
-}
-
 size_t cli_put_as(cli_as as, toid_format f, const uint8_t *bin, char *out) {
-    if (as == CLI_AS_INT) {
-        uint64_t v = 0;
-        toid_to_u64(f, bin, &v);
-        return cli_u64_dec(v, out);
-    }
-    if (as == CLI_AS_HEX)
-        return cli_hex(bin, toid_bin_size(f), out);
-    int n = toid_encode(f, bin, out, TOID_TEXT_MAX);
+    int n = as == CLI_AS_INT   ? toid_encode_int(f, bin, out, TOID_TEXT_MAX)
+            : as == CLI_AS_HEX ? toid_hex_encode(bin, toid_bin_size(f), out, TOID_TEXT_MAX)
+                               : toid_encode(f, bin, out, TOID_TEXT_MAX);
     return n > 0 ? (size_t)n : 0;
 }
 
-/* ---- numbers and hex --------------------------------------------------------- */
+/* ---- the shared options ---------------------------------------------------------- */
 
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
-
-size_t cli_u64_dec(uint64_t v, char *out) {
-    char tmp[24];
-    char *p = tmp + sizeof tmp;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * r, 2);
+int cli_common_options(cli_common *c, int id, const char *value) {
+    switch (id) {
+    case CLI_OPT_EPOCH:
+        c->epoch_ms = cli_time_option("--epoch", value);
+        c->epoch_text = value;
+        c->have_epoch = 1;
+        return 1;
+    case CLI_OPT_AS:
+        c->as = as_option(value);
+        c->have_as = 1;
+        return 1;
+    case CLI_OPT_JSON:
+        c->json = 1;
+        return 1;
+    default:
+        return 0;
     }
-    if (v >= 10) {
-        p -= 2;
-        memcpy(p, digit_pairs + 2 * v, 2);
-    } else {
-        *--p = (char)('0' + v);
-    }
-    size_t n = (size_t)(tmp + sizeof tmp - p);
-    memcpy(out, p, n);
-    return n;
 }
 
-size_t cli_i64_dec(int64_t v, char *out) {
-    if (v < 0) {
-        out[0] = '-';
-        return 1 + cli_u64_dec((uint64_t)0 - (uint64_t)v, out + 1);
+int64_t cli_common_check(const cli_common *c, int f, unsigned flags) {
+    const toid_format_info *fi = f >= 0 ? toid_format_get((toid_format)f) : NULL;
+    if (c->json && c->have_as)
+        cli_usage("'--json' and '--as' cannot be combined");
+    if (fi && c->as == CLI_AS_INT && !fi->has_int)
+        cli_usage("'--as int' needs a 64-bit format (ulid-flake, ulid-flake-scalable, nanoflake, "
+                  "uid11, uid11-seq), not %s", fi->name);
+    if (c->have_epoch) {
+        int64_t lo, hi;
+        if (fi && !fi->epoch_configurable)
+            cli_usage("'--epoch' does not apply to %s", fi->name);
+        if ((flags & CLI_EPOCH_NOT_UNIX) && c->epoch_ms == 0)   /* toid_gen_config reads 0 as "the default epoch" */
+            cli_usage("'--epoch' cannot be the Unix epoch itself for new");
+        /* every format with a configurable epoch takes the same epochs */
+        if (toid_time_span(fi ? (toid_format)f : TOID_NANOFLAKE, c->epoch_ms, &lo, &hi) < 0)
+            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(c->epoch_text));
     }
-    return cli_u64_dec((uint64_t)v, out);
+    return fi ? cli_epoch_for((toid_format)f, c->have_epoch, c->epoch_ms) : TOID_EPOCH_DEFAULT;
 }
 
-static const char hex_pairs[513] =
-    "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-    "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
-    "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
-    "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
-    "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
-    "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
-    "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
-    "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+/* ---- inspection output ------------------------------------------------------------- */
 
-/* Four bytes as eight hex digits in one 64-bit word (little-endian hosts):
- * the bytes are spread into 16-bit lanes, each lane into its two nibbles,
- * then every nibble gets '0' or 'a' - 10 added. */
-static uint64_t hex4(const uint8_t *b) {
-    uint64_t v = (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 | (uint64_t)b[3] << 24;
-    v = (v | v << 16) & UINT64_C(0x0000ffff0000ffff);
-    v = (v | v << 8) & UINT64_C(0x00ff00ff00ff00ff);
-    v = (v >> 4 & UINT64_C(0x000f000f000f000f)) | (v & UINT64_C(0x000f000f000f000f)) << 8;
-    uint64_t letters = (v + UINT64_C(0x0606060606060606)) >> 4 & UINT64_C(0x0101010101010101);
-    return v + UINT64_C(0x3030303030303030) + letters * ('a' - '0' - 10);
+size_t cli_inspect_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out) {
+    int n = toid_inspect_json(f, bin, epoch_ms, out, RENDER_MAX);
+    return n > 0 ? (size_t)n : 0;
 }
 
-size_t cli_hex(const uint8_t *b, size_t n, char *out) {
-    size_t i = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    for (; i + 4 <= n; i += 4) {
-        uint64_t w = hex4(b + i);
-        memcpy(out + 2 * i, &w, 8);
-    }
-#endif
-    for (; i < n; i++) {
-        uint16_t w;
-        memcpy(&w, hex_pairs + 2 * b[i], 2);   /* one 16-bit load and store */
-        memcpy(out + 2 * i, &w, 2);
-    }
-    return 2 * n;
+size_t cli_inspect_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out) {
+    int n = toid_inspect_text(f, bin, epoch_ms, out, RENDER_MAX);
+    return n > 0 ? (size_t)n : 0;
 }

@@ -1,5 +1,6 @@
 /* cli.h — what the toid subcommands share: the output buffer, error
- * reporting, option parsing, value parsing and the inspection renderer.
+ * reporting, option parsing (the shared options too), value parsing and the
+ * inspection output.
  * Only the public API (toid.h) is used. */
 #ifndef TOID_CLI_H
 #define TOID_CLI_H
@@ -115,28 +116,48 @@ int64_t cli_epoch_for(toid_format f, int have_epoch, int64_t epoch_ms);
 
 /* --as text|int|hex */
 typedef enum cli_as { CLI_AS_TEXT = 0, CLI_AS_INT, CLI_AS_HEX } cli_as;
-cli_as cli_as_option(const char *s);
-/* Checks --as against a format (int needs a 64-bit format): usage error. */
-void cli_as_check(cli_as as, toid_format f);
 /* Writes bin as text, int or hex; returns the length (no NUL). out needs
  * TOID_TEXT_MAX bytes. */
 size_t cli_put_as(cli_as as, toid_format f, const uint8_t *bin, char *out);
 
-/* ---- numbers and hex, fast ------------------------------------------------ */
-size_t cli_u64_dec(uint64_t v, char *out);        /* no NUL */
-size_t cli_i64_dec(int64_t v, char *out);         /* no NUL */
-size_t cli_hex(const uint8_t *b, size_t n, char *out); /* lower case, no NUL */
+/* ---- the options several subcommands share --------------------------------- */
+/* --epoch TIME, --as text|int|hex and --json: a subcommand lists those it
+ * takes in its option table (CLI_OPTION_EPOCH, ...), hands every option id to
+ * cli_common_options while parsing, then calls cli_common_check once the
+ * format is known. One set of checks and messages for all of them. */
+enum { CLI_OPT_EPOCH = 1001, CLI_OPT_AS, CLI_OPT_JSON };
+#define CLI_OPTION_EPOCH {"epoch", 0, 1, CLI_OPT_EPOCH}
+#define CLI_OPTION_AS {"as", 0, 1, CLI_OPT_AS}
+#define CLI_OPTION_JSON {"json", 0, 0, CLI_OPT_JSON}
 
-/* ---- inspection rendering (render.c) --------------------------------------- */
-/* The inspection of one value, exactly as toid_inspect_json() writes it (JSON)
- * or as aligned "name:  value" lines (human). Both return the length written
- * (no NUL); out needs RENDER_MAX bytes. Fast: one toid_inspect, the time
- * cached per ms. Set TOID_CLI_CHECK=1 in the environment to compare every
- * JSON record with toid_inspect_json() and every human record with
- * toid_describe() (the tests do). */
+typedef struct cli_common {
+    int json;              /* --json */
+    int have_as;
+    cli_as as;             /* --as, CLI_AS_TEXT if not given */
+    int have_epoch;
+    int64_t epoch_ms;      /* --epoch, read as a TIME */
+    const char *epoch_text;
+} cli_common;
+
+/* 1 if id is one of the shared options (its value read into *c; a bad
+ * value is a usage error), else 0. */
+int cli_common_options(cli_common *c, int id, const char *value);
+
+#define CLI_EPOCH_NOT_UNIX 1u   /* flag: --epoch may not be the Unix epoch itself (new) */
+/* Checks the shared options against format f, or with f < 0 (detection)
+ * against any format whose epoch is configurable: --json with --as, --as int
+ * on a format without an integer form, an --epoch that does not apply or is
+ * out of range are usage errors. Returns the epoch to pass for f
+ * (cli_epoch_for). */
+int64_t cli_common_check(const cli_common *c, int f, unsigned flags);
+
+/* ---- inspection output: the library's ----------------------------------------- */
+/* The inspection of one value as toid_inspect_json() (JSON) or
+ * toid_inspect_text() (aligned "name:  value" lines) write it. Both return the
+ * length written (no NUL); out needs RENDER_MAX bytes. */
 #define RENDER_MAX 1024
-size_t render_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
-size_t render_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
+size_t cli_inspect_json(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
+size_t cli_inspect_human(toid_format f, const uint8_t *bin, int64_t epoch_ms, char *out);
 
 /* ---- pictures of an ID (layout_draw.c) ------------------------------------- */
 /* Writes the bit layout of one value to stdout as the specs draw it: the

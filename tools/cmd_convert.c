@@ -100,7 +100,7 @@ static void put(const char *input, size_t len, toid_format f, const uint8_t *bin
             o += toid_encode(TOID_ULID, bin, o, TOID_TEXT_MAX);
         } else {
             char hex[33];
-            cli_hex(bin, 16, hex);
+            toid_hex_encode(bin, 16, hex, sizeof hex);
             o += sprintf(o, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
         }
         break;
@@ -174,7 +174,7 @@ static void convert_bytes(void) {
         have = 0;
         int rc = toid_from_bytes(format, buf, size, bin);
         char hex[2 * TOID_BIN_MAX + 1];
-        hex[cli_hex(buf, size, hex)] = '\0';
+        toid_hex_encode(buf, size, hex, sizeof hex);
         if (rc < 0)
             cli_fail("'%s': not a valid %s value (%s)", hex, toid_format_get(format)->name,
                      toid_err_name(rc));

@@ -1,6 +1,7 @@
 /* cmd_formats.c — toid formats: the table of formats (toid_format_get). */
 #include "cli.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,7 +41,7 @@ static void json_number(const char *key, int64_t v, int first) {
         out_char(',');
     json_string(key);
     out_char(':');
-    out_write(b, cli_i64_dec(v, b));
+    out_write(b, (size_t)snprintf(b, sizeof b, "%" PRId64, v));
 }
 
 static void json_bool(const char *key, int v) {
@@ -70,8 +71,7 @@ static void print_json(void) {
         json_bool("has_int", fi->has_int);
         out_str(",\"int_max\":");
         if (fi->has_int) {
-            size_t n = cli_u64_dec(fi->int_max, b);
-            b[n] = '\0';
+            snprintf(b, sizeof b, "%" PRIu64, fi->int_max);
             json_string(b);
         } else {
             out_str("null");

@@ -46,11 +46,11 @@ static const char help_text[] =
     "Only the line feed ends a line: nothing else is trimmed. An invalid ID is\n"
     "reported on stderr and the rest go on; the exit status is then 1.\n";
 
-enum { OPT_FORMAT = 1, OPT_JSON, OPT_EPOCH, OPT_LENIENT, OPT_INT, OPT_ALL, OPT_LAYOUT, OPT_COLOR,
+enum { OPT_FORMAT = 1, OPT_LENIENT, OPT_INT, OPT_ALL, OPT_LAYOUT, OPT_COLOR,
        OPT_LOCAL };
 
 static const cli_option options[] = {
-    {"format", 'f', 1, OPT_FORMAT}, {"json", 0, 0, OPT_JSON}, {"epoch", 0, 1, OPT_EPOCH},
+    {"format", 'f', 1, OPT_FORMAT}, CLI_OPTION_JSON, CLI_OPTION_EPOCH,
     {"lenient", 0, 0, OPT_LENIENT}, {"int", 0, 0, OPT_INT},   {"all", 0, 0, OPT_ALL},
     {"layout", 0, 0, OPT_LAYOUT},   {"color", 0, 1, OPT_COLOR},
     {"local", 0, 0, OPT_LOCAL},
@@ -68,10 +68,9 @@ static const toid_format all_order[] = {TOID_UUIDV7,     TOID_ULID,           TO
 typedef struct settings {
     int fixed;              /* -f given */
     toid_format format;
-    int json, lenient, int_mode, all, local;
+    cli_common common;      /* --json, --epoch */
+    int lenient, int_mode, all, local;
     int layout, color;      /* --layout; its colours (layout_color) */
-    int have_epoch;
-    int64_t epoch_ms;
     uint32_t crockford;     /* formats that --lenient applies to */
 } settings;
 
@@ -140,7 +139,7 @@ static char *extras(char *o, toid_format f, const uint8_t *bin, int64_t epoch, u
     }
     if (!also && !nlocal)
         return o;
-    if (S.json) {
+    if (S.common.json) {
         o--;                                   /* the closing brace */
         if (nlocal)
             o += sprintf(o, ",\"local_time\":\"%s\"", local);
@@ -167,16 +166,16 @@ static char *extras(char *o, toid_format f, const uint8_t *bin, int64_t epoch, u
 }
 
 static void emit(toid_format f, const uint8_t *bin, uint32_t also) {
-    int64_t epoch = cli_epoch_for(f, S.have_epoch, S.epoch_ms);
+    int64_t epoch = cli_epoch_for(f, S.common.have_epoch, S.common.epoch_ms);
     char *o = out_reserve(RENDER_MAX + 2);
-    if (S.json) {
-        o += render_json(f, bin, epoch, o);
+    if (S.common.json) {
+        o += cli_inspect_json(f, bin, epoch, o);
         o = extras(o, f, bin, epoch, also);
         *o++ = '\n';
     } else {
         if (records)            /* a blank line between records */
             *o++ = '\n';
-        o += render_human(f, bin, epoch, o);
+        o += cli_inspect_human(f, bin, epoch, o);
         o = extras(o, f, bin, epoch, also);
     }
     out_commit(o);
@@ -330,7 +329,7 @@ static void inspect_stdin(void) {
 
 int cmd_inspect(int argc, char **argv) {
     cli_parser p;
-    const char *v, *epoch_text = "", *color = "auto";
+    const char *v, *color = "auto";
     int id, nargs = 0;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     if (!args) {
@@ -340,6 +339,8 @@ int cmd_inspect(int argc, char **argv) {
     memset(&S, 0, sizeof S);
     cli_parser_init(&p, argc, argv);
     while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        if (cli_common_options(&S.common, id, v))
+            continue;
         switch (id) {
         case CLI_OPT_HELP:
             out_str(help_text);
@@ -348,14 +349,6 @@ int cmd_inspect(int argc, char **argv) {
         case OPT_FORMAT:
             S.format = cli_format(v);
             S.fixed = 1;
-            break;
-        case OPT_JSON:
-            S.json = 1;
-            break;
-        case OPT_EPOCH:
-            S.epoch_ms = cli_time_option("--epoch", v);
-            epoch_text = v;
-            S.have_epoch = 1;
             break;
         case OPT_LENIENT:
             S.lenient = 1;
@@ -390,18 +383,11 @@ int cmd_inspect(int argc, char **argv) {
                   "nanoflake, uid11, uid11-seq)");
     if ((S.color = layout_color(color)) < 0)
         cli_usage("bad value '%s' for --color (auto, always, never)", cli_show(color));
-    if (S.layout && S.json)
+    if (S.layout && S.common.json)
         cli_usage("'--layout' and '--json' cannot be combined");
     if (S.int_mode && S.lenient)
         cli_usage("'--int' and '--lenient' cannot be combined");
-    if (S.have_epoch) {
-        int64_t lo, hi;
-        if (S.fixed && !toid_format_get(S.format)->epoch_configurable)
-            cli_usage("'--epoch' does not apply to %s", toid_format_get(S.format)->name);
-        /* every format with a configurable epoch takes the same epochs */
-        if (toid_time_span(S.fixed ? S.format : TOID_NANOFLAKE, S.epoch_ms, &lo, &hi) < 0)
-            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
-    }
+    cli_common_check(&S.common, S.fixed ? (int)S.format : -1, 0);
     if (nargs) {
         for (int i = 0; i < nargs; i++)
             inspect_one(args[i], strlen(args[i]));

@@ -2,6 +2,8 @@
  * (toid_fields_set, toid_make) and print it. */
 #include "cli.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,10 +30,9 @@ static const char help_text[] =
     "start), @SECONDS, a number with ms, s or us, a bare integer of unix ms (a\n"
     "10-digit one gets a warning: it looks like seconds), or 'now'.\n";
 
-enum { OPT_EPOCH = 1, OPT_AS, OPT_JSON };
 
 static const cli_option options[] = {
-    {"epoch", 0, 1, OPT_EPOCH}, {"as", 0, 1, OPT_AS}, {"json", 0, 0, OPT_JSON}, {NULL, 0, 0, 0},
+    CLI_OPTION_EPOCH, CLI_OPTION_AS, CLI_OPTION_JSON, {NULL, 0, 0, 0},
 };
 
 /* "nanoflake: generator 5000 is out of range 0..1023" for the first
@@ -68,10 +69,9 @@ static int field_out_of_range(toid_format f, const char **fields, int nfields) {
 
 int cmd_make(int argc, char **argv) {
     cli_parser p;
-    const char *v, *format_name = NULL, *epoch_text = NULL;
-    int id, nfields = 0, json = 0, have_as = 0, have_epoch = 0;
-    int64_t epoch_ms = 0;
-    cli_as as = CLI_AS_TEXT;
+    const char *v, *format_name = NULL;
+    int id, nfields = 0;
+    cli_common c = {0};      /* --epoch, --as, --json */
     const char **fields = calloc((size_t)argc + 1, sizeof *fields);
     if (!fields) {
         cli_fail("out of memory");
@@ -79,23 +79,13 @@ int cmd_make(int argc, char **argv) {
     }
     cli_parser_init(&p, argc, argv);
     while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        if (cli_common_options(&c, id, v))
+            continue;
         switch (id) {
         case CLI_OPT_HELP:
             out_str(help_text);
             free(fields);
             return CLI_EXIT_OK;
-        case OPT_EPOCH:
-            epoch_ms = cli_time_option("--epoch", v);
-            epoch_text = v;
-            have_epoch = 1;
-            break;
-        case OPT_AS:
-            as = cli_as_option(v);
-            have_as = 1;
-            break;
-        case OPT_JSON:
-            json = 1;
-            break;
         case CLI_ARG:
             if (!format_name)
                 format_name = v;
@@ -109,20 +99,9 @@ int cmd_make(int argc, char **argv) {
     if (!format_name)
         cli_usage("missing FORMAT");
     toid_format f = cli_format(format_name);
-    const toid_format_info *fi = toid_format_get(f);
     if (!nfields)
         cli_usage("missing FIELD=VALUE");
-    if (json && have_as)
-        cli_usage("'--json' and '--as' cannot be combined");
-    cli_as_check(as, f);
-    if (have_epoch) {
-        int64_t lo, hi;
-        if (!fi->epoch_configurable)
-            cli_usage("'--epoch' does not apply to %s", fi->name);
-        if (toid_time_span(f, epoch_ms, &lo, &hi) < 0)
-            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
-    }
-    int64_t epoch = cli_epoch_for(f, have_epoch, epoch_ms);
+    int64_t epoch = cli_common_check(&c, (int)f, 0);
 
     toid_fields in;
     memset(&in, 0, sizeof in);
@@ -136,7 +115,7 @@ int cmd_make(int argc, char **argv) {
         /* time=: the CLI's TIME ('now', and a warning for a 10-digit bare
          * integer), then the library reads it as it reads every time */
         if (name_len == 4 && memcmp(name, "time", 4) == 0 && cli_parse_time_span(value, &first, &last) == 0) {
-            value_len = cli_i64_dec(first, now_text);
+            value_len = (size_t)snprintf(now_text, sizeof now_text, "%" PRId64, first);
             value = now_text;
             name = "unix_ms";
             name_len = 7;
@@ -179,10 +158,10 @@ int cmd_make(int argc, char **argv) {
     }
     free(fields);
     char *o = out_reserve(RENDER_MAX + 1);
-    if (json)
-        o += render_json(f, bin, epoch, o);
+    if (c.json)
+        o += cli_inspect_json(f, bin, epoch, o);
     else
-        o += cli_put_as(as, f, bin, o);
+        o += cli_put_as(c.as, f, bin, o);
     *o++ = '\n';
     out_commit(o);
     return CLI_EXIT_OK;

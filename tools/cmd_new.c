@@ -48,16 +48,16 @@ static const char help_text[] =
     "When a ms is exhausted, toid waits for the next one. With stderr on a\n"
     "terminal, a run longer than a second shows a progress bar there.\n";
 
-enum { OPT_COUNT = 1, OPT_EPOCH, OPT_NODE, OPT_AT, OPT_AS, OPT_JSON, OPT_CLAIM,
+enum { OPT_COUNT = 1, OPT_NODE, OPT_AT, OPT_CLAIM,
        OPT_CLAIM_PREFIX, OPT_CLAIM_TTL, OPT_NO_CLAIM };
 
 static const cli_option options[] = {
     {"count", 'n', 1, OPT_COUNT},
-    {"epoch", 0, 1, OPT_EPOCH},
+    CLI_OPTION_EPOCH,
     {"node", 0, 1, OPT_NODE},
     {"at", 0, 1, OPT_AT},
-    {"as", 0, 1, OPT_AS},
-    {"json", 0, 0, OPT_JSON},
+    CLI_OPTION_AS,
+    CLI_OPTION_JSON,
     {"claim", 0, 1, OPT_CLAIM},
     {"claim-prefix", 0, 1, OPT_CLAIM_PREFIX},
     {"claim-ttl", 0, 1, OPT_CLAIM_TTL},
@@ -174,27 +174,24 @@ int cmd_new(int argc, char **argv) {
     cli_parser p;
     const char *v, *format_name = NULL, *at_text = NULL;
     uint64_t count = 1;
-    int have_epoch = 0, have_node = 0, json = 0, have_as = 0;
-    int64_t epoch_ms = 0, at_ms = 0;
+    cli_common c = {0};      /* --epoch, --as, --json */
+    int have_node = 0;
+    int64_t at_ms = 0;
     uint64_t node = 0;
-    const char *node_text = NULL, *epoch_text = NULL;
+    const char *node_text = NULL;
     new_claim_opts co = {NULL, NULL, 0};
     int no_claim = 0, claim_opt = 0;
-    cli_as as = CLI_AS_TEXT;
     int id;
     cli_parser_init(&p, argc, argv);
     while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        if (cli_common_options(&c, id, v))
+            continue;
         switch (id) {
         case CLI_OPT_HELP:
             out_str(help_text);
             return CLI_EXIT_OK;
         case OPT_COUNT:
             count = cli_uint_option("-n", v, UINT64_MAX);
-            break;
-        case OPT_EPOCH:
-            epoch_ms = cli_time_option("--epoch", v);
-            epoch_text = v;
-            have_epoch = 1;
             break;
         case OPT_NODE:
             node_text = v;
@@ -203,13 +200,6 @@ int cmd_new(int argc, char **argv) {
         case OPT_AT:
             at_ms = cli_time_option("--at", v);
             at_text = v;
-            break;
-        case OPT_AS:
-            as = cli_as_option(v);
-            have_as = 1;
-            break;
-        case OPT_JSON:
-            json = 1;
             break;
         case OPT_CLAIM:
             co.spec = v;
@@ -237,18 +227,7 @@ int cmd_new(int argc, char **argv) {
     }
     toid_format f = format_name ? cli_format(format_name) : TOID_ULID;
     const toid_format_info *fi = toid_format_get(f);
-    if (json && have_as)
-        cli_usage("'--json' and '--as' cannot be combined");
-    cli_as_check(as, f);
-    if (have_epoch) {
-        int64_t lo, hi;
-        if (!fi->epoch_configurable)
-            cli_usage("'--epoch' does not apply to %s", fi->name);
-        if (epoch_ms == 0)   /* toid_gen_config reads 0 as "the default epoch" */
-            cli_usage("'--epoch' cannot be the Unix epoch itself for new");
-        if (toid_time_span(f, epoch_ms, &lo, &hi) < 0)
-            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
-    }
+    int64_t epoch_inspect = cli_common_check(&c, (int)f, CLI_EPOCH_NOT_UNIX);
     uint32_t max_node = new_claim_max_node(f);
     if (have_node) {
         if (!max_node)
@@ -268,7 +247,7 @@ int cmd_new(int argc, char **argv) {
     int claimed = max_node && !no_claim && !at_text;
 
     /* the epoch the IDs (and their node's marks) are counted from */
-    int64_t epoch_eff = have_epoch ? epoch_ms : fi->default_epoch_ms;
+    int64_t epoch_eff = c.have_epoch ? c.epoch_ms : fi->default_epoch_ms;
     if (claimed) {
         uint32_t got = 0;
         int crc = new_claim_start(f, epoch_eff, have_node, (uint32_t)node, &co, &got);
@@ -281,7 +260,7 @@ int cmd_new(int argc, char **argv) {
     toid_gen_config cfg;
     memset(&cfg, 0, sizeof cfg);
     toid_gen_config_default(f, &cfg);
-    cfg.epoch_ms = have_epoch ? epoch_ms : 0;
+    cfg.epoch_ms = c.have_epoch ? c.epoch_ms : 0;
     cfg.node = f == TOID_UID11_SEQ ? 0 : (uint32_t)node;
     if (cfg.on_exhausted != TOID_EXHAUSTED_ADVANCE)
         cfg.on_exhausted = TOID_EXHAUSTED_WAIT;   /* wait for the next ms, never fail */
@@ -296,8 +275,7 @@ int cmd_new(int argc, char **argv) {
     }
 
     size_t size = fi->bin_size;
-    size_t line_max = json ? RENDER_MAX + 1 : TOID_TEXT_MAX + 1;
-    int64_t epoch_inspect = cli_epoch_for(f, have_epoch, epoch_ms);
+    size_t line_max = c.json ? RENDER_MAX + 1 : TOID_TEXT_MAX + 1;
     static pool rnd;
     rnd.pos = sizeof rnd.buf;          /* empty: the first draw fills it */
     progress pr = {0, 0, 0, 0};
@@ -324,22 +302,22 @@ int cmd_new(int argc, char **argv) {
         }
         /* encode: whole batches of text at once, JSON one record at a time */
         const uint8_t *b = bins;
-        if (json) {
+        if (c.json) {
             for (size_t i = 0; i < made; i++, b += size) {
                 char *o = out_reserve(line_max);
-                o += render_json(f, b, epoch_inspect, o);
+                o += cli_inspect_json(f, b, epoch_inspect, o);
                 *o++ = '\n';
                 out_commit(o);
             }
         } else {
             char *o = out_reserve(made * line_max);
-            if (as == CLI_AS_TEXT) {            /* one call, one check for the batch */
+            if (c.as == CLI_AS_TEXT) {            /* one call, one check for the batch */
                 size_t w = 0;
                 toid_encode_batch(f, b, made, '\n', o, made * line_max, &w);
                 o += w;
             } else {
                 for (size_t i = 0; i < made; i++, b += size) {
-                    o += cli_put_as(as, f, b, o);
+                    o += cli_put_as(c.as, f, b, o);
                     *o++ = '\n';
                 }
             }

@@ -27,11 +27,10 @@ static const char help_text[] =
     "2024-01-01T10:30:00.250+01:00; no zone means UTC), @SECONDS, a number with\n"
     "ms, s or us, a bare integer of unix ms, or 'now'.\n";
 
-enum { OPT_PREFIX = 1, OPT_EPOCH, OPT_AS, OPT_JSON };
+enum { OPT_PREFIX = 1 };
 
 static const cli_option options[] = {
-    {"prefix", 0, 1, OPT_PREFIX}, {"epoch", 0, 1, OPT_EPOCH}, {"as", 0, 1, OPT_AS},
-    {"json", 0, 0, OPT_JSON},     {NULL, 0, 0, 0},
+    {"prefix", 0, 1, OPT_PREFIX}, CLI_OPTION_EPOCH, CLI_OPTION_AS, CLI_OPTION_JSON, {NULL, 0, 0, 0},
 };
 
 /* A FROM or TO operand: the span of a TIME, or an input error. */
@@ -51,10 +50,10 @@ static void print_pair(toid_format f, const uint8_t *lo, const uint8_t *hi, int6
     if (json) {
         memcpy(o, "{\"lo\":", 6);
         o += 6;
-        o += render_json(f, lo, epoch, o);
+        o += cli_inspect_json(f, lo, epoch, o);
         memcpy(o, ",\"hi\":", 6);
         o += 6;
-        o += render_json(f, hi, epoch, o);
+        o += cli_inspect_json(f, hi, epoch, o);
         *o++ = '}';
         *o++ = '\n';
     } else {
@@ -69,29 +68,18 @@ static void print_pair(toid_format f, const uint8_t *lo, const uint8_t *hi, int6
 int cmd_range(int argc, char **argv) {
     cli_parser p;
     const char *v, *format_name = NULL, *from = NULL, *to = NULL, *prefix = NULL;
-    const char *epoch_text = NULL;
-    int id, json = 0, have_as = 0;
-    int64_t epoch_ms = 0;
-    cli_as as = CLI_AS_TEXT;
+    int id;
+    cli_common c = {0};      /* --epoch, --as, --json */
     cli_parser_init(&p, argc, argv);
     while ((id = cli_next(&p, options, &v)) != CLI_END) {
+        if (cli_common_options(&c, id, v))
+            continue;
         switch (id) {
         case CLI_OPT_HELP:
             out_str(help_text);
             return CLI_EXIT_OK;
         case OPT_PREFIX:
             prefix = v;
-            break;
-        case OPT_EPOCH:
-            epoch_ms = cli_time_option("--epoch", v);
-            epoch_text = v;
-            break;
-        case OPT_AS:
-            as = cli_as_option(v);
-            have_as = 1;
-            break;
-        case OPT_JSON:
-            json = 1;
             break;
         case CLI_ARG:
             if (!format_name)
@@ -109,17 +97,7 @@ int cmd_range(int argc, char **argv) {
         cli_usage("missing FORMAT");
     toid_format f = cli_format(format_name);
     const toid_format_info *fi = toid_format_get(f);
-    if (json && have_as)
-        cli_usage("'--json' and '--as' cannot be combined");
-    cli_as_check(as, f);
-    if (epoch_text) {
-        int64_t lo, hi;
-        if (!fi->epoch_configurable)
-            cli_usage("'--epoch' does not apply to %s", fi->name);
-        if (toid_time_span(f, epoch_ms, &lo, &hi) < 0)
-            cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(epoch_text));
-    }
-    int64_t epoch = cli_epoch_for(f, epoch_text != NULL, epoch_ms);
+    int64_t epoch = cli_common_check(&c, (int)f, 0);
     uint8_t lo[TOID_BIN_MAX], hi[TOID_BIN_MAX];
 
     if (prefix) {
@@ -136,7 +114,7 @@ int cmd_range(int argc, char **argv) {
         }
         toid_from_u64(f, a, lo);
         toid_from_u64(f, b, hi);
-        print_pair(f, lo, hi, epoch, json, as);
+        print_pair(f, lo, hi, epoch, c.json, c.as);
         return CLI_EXIT_OK;
     }
 
@@ -163,6 +141,6 @@ int cmd_range(int argc, char **argv) {
                  toid_err_name(TOID_EINVAL));
         return CLI_EXIT_FAIL;
     }
-    print_pair(f, lo, hi, epoch, json, as);
+    print_pair(f, lo, hi, epoch, c.json, c.as);
     return CLI_EXIT_OK;
 }

@@ -12,7 +12,6 @@
 # last and exits non-zero on any failure.
 set -u
 export LC_ALL=C
-export TOID_CLI_CHECK=1     # the tool compares its fast output with the library's
 
 if [ $# -ne 2 ] && [ $# -ne 3 ]; then
     echo "usage: $0 TOID_BINARY VECTORS_DIR [golden]" >&2
