@@ -16,21 +16,10 @@ set -u
 export LC_ALL=C
 export TOID_CLI_CHECK=1     # the tool compares its fast output with the library's
 
-# the sections, in file order (tests/CMakeLists.txt reads the same lines)
-SECTIONS=$(sed -n 's/^section_\([a-z0-9_]*\)() {$/\1/p' "$0")
-if [ "${1:-}" = --list ]; then
-    echo "$SECTIONS"
-    exit 0
-fi
-ONLY=""
-if [ "${1:-}" = --section ]; then
-    ONLY=${2:-}
-    if ! grep -qx -- "$ONLY" <<<"$SECTIONS"; then
-        echo "$0: no section '$ONLY' (--list lists them)" >&2
-        exit 2
-    fi
-    shift 2
-fi
+# pass, fail, check, finish; sections_args, run_sections
+. "$(dirname "$0")/../check_lib.sh"
+sections_args "$0" "$@"
+shift "$SHIFT"
 if [ $# -ne 2 ] && [ $# -ne 3 ]; then
     echo "usage: $0 [--list | --section NAME] TOID_BINARY VECTORS_DIR [golden]" >&2
     exit 2
@@ -42,9 +31,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 GOLDEN=$HERE/golden
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-
-# pass, fail, check, finish
-. "$(dirname "$0")/../check_lib.sh"
 
 if [ ! -x "$TOID" ]; then
     fail "no executable at '$TOID'"
@@ -834,7 +820,5 @@ done
 
 }
 
-for section in ${ONLY:-$SECTIONS}; do
-    "section_$section"
-done
+run_sections
 finish

@@ -19,21 +19,10 @@
 set -u
 export LC_ALL=C
 
-# the sections, in file order (tests/CMakeLists.txt reads the same lines)
-SECTIONS=$(sed -n 's/^section_\([a-z0-9_]*\)() {$/\1/p' "$0")
-if [ "${1:-}" = --list ]; then
-    echo "$SECTIONS"
-    exit 0
-fi
-ONLY=""
-if [ "${1:-}" = --section ]; then
-    ONLY=${2:-}
-    if ! grep -qx -- "$ONLY" <<<"$SECTIONS"; then
-        echo "$0: no section '$ONLY' (--list lists them)" >&2
-        exit 2
-    fi
-    shift 2
-fi
+# pass, fail, check, finish; sections_args, run_sections
+. "$(dirname "$0")/../check_lib.sh"
+sections_args "$0" "$@"
+shift "$SHIFT"
 if [ $# -lt 1 ] || [ $# -gt 3 ] || [ ! -x "$1" ]; then
     echo "usage: $0 [--list | --section NAME] TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]" >&2
     exit 2
@@ -943,7 +932,5 @@ else
 fi
 }
 
-for section in ${ONLY:-$SECTIONS}; do
-    "section_$section"
-done
+run_sections
 finish
