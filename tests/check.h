@@ -7,7 +7,8 @@
  *     prog NAME...    runs the named cases
  *     prog --list     prints the case names, one a line
  * Arguments that are not case-shaped words (paths, numbers) are the
- * program's own parameters, given to its setup function. Each case prints
+ * program's own parameters, given to its setup function (a program without
+ * one takes none). Each case prints
  * "ok NAME (N checks)" or "FAIL NAME (F of N checks failed)"; the last line
  * is "N passed, N failed" counting cases, and the exit status is 1 if any
  * case failed (77 if every case run skipped). A failed CHECK fails its case
@@ -180,6 +181,12 @@ static inline int check_main(int argc, char **argv, int (*setup)(int nparam, cha
     if (nchosen == 0)
         for (int k = 0; k < check_case_count; k++)
             chosen[nchosen++] = &check_cases[k];
+    if (!setup && nparam > 0) {
+        fprintf(stderr, "%s: no case named %s, and no parameters taken (--list lists the cases)\n",
+                argv[0], param[0]);
+        free(param);
+        return 2;
+    }
     int rc = setup ? setup(nparam, param) : 0;
     if (rc != 0) {
         free(param);
