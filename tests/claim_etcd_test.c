@@ -1125,17 +1125,27 @@ static void test_cluster(cluster *cl) {
     toid_claimer_close(c);
 }
 
-int claim_etcd_tests(const char *bin, const char *base) {
+/* The etcd binary (the program's parameter); 0 if it is there, else the
+ * case skips, saying so. */
+static int etcd_installed(void) {
+    const char *bin = claim_test_etcd;
     if (!bin || !bin[0] || access(bin, X_OK) != 0 || strstr(bin, "NOTFOUND")) {
-        printf("SKIP: etcd is not installed (Debian: apt-get install etcd-server); the etcd "
-               "claim tests did not run\n");
-        return 77;
+        check_skip("etcd is not installed (Debian: apt-get install etcd-server); the etcd "
+                   "claim tests did not run");
+        return -1;
     }
-    cluster one, three;
-    if (cluster_start(&one, bin, base, 1) < 0) {
+    return 0;
+}
+
+/* one member, started once for all of its checks (a start takes seconds) */
+TEST_CASE(etcd_member) {
+    if (etcd_installed() < 0)
+        return;
+    cluster one;
+    if (cluster_start(&one, claim_test_etcd, claim_test_base, 1) < 0) {
         CHECK_MSG(0, "a single etcd member starts");
         cluster_stop(&one);
-        return 1;
+        return;
     }
     printf("single member: %s\n", one.spec);
     test_basics(&one);
@@ -1146,13 +1156,18 @@ int claim_etcd_tests(const char *bin, const char *base) {
     test_fork_etcd(&one);
     test_slow_write(&one);
     cluster_stop(&one);
-    if (cluster_start(&three, bin, base, 3) < 0) {
+}
+
+TEST_CASE(etcd_cluster) {
+    if (etcd_installed() < 0)
+        return;
+    cluster three;
+    if (cluster_start(&three, claim_test_etcd, claim_test_base, 3) < 0) {
         CHECK_MSG(0, "a 3-member etcd cluster starts");
         cluster_stop(&three);
-        return 1;
+        return;
     }
     printf("3 members: %s\n", three.spec);
     test_cluster(&three);
     cluster_stop(&three);
-    return 0;
 }

@@ -6,7 +6,7 @@
 
 #define S(lit) lit, sizeof(lit) - 1
 
-static void test_registry(void) {
+TEST_CASE(registry) {
     CHECK_EQ_INT(toid_format_by_name(S("ulid")), TOID_ULID);
     CHECK_EQ_INT(toid_format_by_name(S("uid11-seq")), TOID_UID11_SEQ);
     CHECK_EQ_INT(toid_format_by_name(S("ULID")), TOID_ULID);   /* any case (test_people) */
@@ -59,7 +59,7 @@ static void test_registry(void) {
     CHECK_EQ_INT(toid_accepting(NULL, 0), 0);
 }
 
-static void test_errors(void) {
+TEST_CASE(errors) {
     CHECK_EQ_STR(toid_err_name(TOID_ECHAR), "char");
     CHECK_EQ_STR(toid_err_name(TOID_ELENGTH), "length");
     CHECK_EQ_STR(toid_err_name(TOID_EOVERFLOW), "overflow");
@@ -76,7 +76,7 @@ static void test_errors(void) {
         }
 }
 
-static void test_positions_and_buffers(void) {
+TEST_CASE(positions_and_buffers) {
     uint8_t bin[TOID_BIN_MAX];
     size_t pos = 99;
     CHECK_EQ_INT(toid_decode(TOID_ULID, S("01ARZ3NDEKTSV4RRFFQ69G5FAU"), bin, &pos), TOID_ECHAR);
@@ -109,7 +109,7 @@ static void test_positions_and_buffers(void) {
     CHECK_EQ_INT(toid_inspect_json(TOID_ULID, bin, TOID_EPOCH_DEFAULT, json, sizeof json), TOID_EBUFFER);
 }
 
-static void test_binary_and_int(void) {
+TEST_CASE(binary_and_int) {
     uint8_t bin[TOID_BIN_MAX];
     const uint8_t top[8] = {0x80, 0, 0, 0, 0, 0, 0, 0};
     CHECK_EQ_INT(toid_from_bytes(TOID_ULID_FLAKE, top, 8, bin), TOID_EOVERFLOW);
@@ -134,7 +134,7 @@ static void test_binary_and_int(void) {
     CHECK_EQ_INT(toid_decode_int(TOID_SCRU160, S("1"), bin, &pos), TOID_EINVAL);
 }
 
-static void test_time_text(void) {
+TEST_CASE(time_text) {
     char buf[40];
     int64_t ms;
     CHECK_EQ_INT(toid_format_time(1469922850259, buf, sizeof buf), 24);
@@ -172,7 +172,7 @@ static void hexof(const uint8_t *b, size_t n, char *out) {
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
-static void test_bounds_and_epochs(void) {
+TEST_CASE(bounds_and_epochs) {
     uint8_t lo[TOID_BIN_MAX], hi[TOID_BIN_MAX];
     char t[TOID_TEXT_MAX], h[41];
     CHECK_EQ_INT(toid_time_bounds(TOID_ULID, 1469922850259, TOID_EPOCH_DEFAULT, lo, hi), 0);
@@ -211,7 +211,7 @@ static void test_bounds_and_epochs(void) {
     CHECK_EQ_INT(f.generator, 1);
 }
 
-static void test_make_errors(void) {
+TEST_CASE(make_errors) {
     toid_fields f;
     uint8_t bin[TOID_BIN_MAX];
     memset(&f, 0, sizeof f);
@@ -244,7 +244,7 @@ static void test_make_errors(void) {
     CHECK_EQ_INT(toid_make(TOID_SCRU160, &f, TOID_EPOCH_DEFAULT, bin), 0);
 }
 
-static void test_ulid_uuid_normalize(void) {
+TEST_CASE(ulid_uuid_normalize) {
     char out[40];
     CHECK_EQ_INT(toid_ulid_to_uuid(S("01JQ4T23H220KM7X0B3V1109DQ"), out, sizeof out, NULL), 36);
     CHECK_EQ_STR(out, "0195c9a1-0e22-1027-43f4-0b1ec21025b7");
@@ -266,7 +266,7 @@ static void test_ulid_uuid_normalize(void) {
     CHECK_EQ_INT(toid_normalize(S(""), out, 1), 0);
 }
 
-static void test_prefix(void) {
+TEST_CASE(prefix) {
     uint64_t lo, hi;
     CHECK_EQ_INT(toid_uid11_prefix_range(S("jpXCZedGfVQ"), &lo, &hi, NULL), 0);
     CHECK(lo == UINT64_MAX && hi == UINT64_MAX);
@@ -279,7 +279,7 @@ static void test_prefix(void) {
     CHECK_EQ_INT(pos, 2);
 }
 
-static void test_describe_json(void) {
+TEST_CASE(describe_json) {
     uint8_t bin[TOID_BIN_MAX];
     char json[512];
     CHECK_EQ_INT(toid_decode(TOID_NANOFLAKE, S("0000001XD6KU8"), bin, NULL), 0);
@@ -336,17 +336,10 @@ static void test_describe_json(void) {
     CHECK(toid_field_name(TOID_FIELD_COUNT) == NULL);
 }
 
-int main(void) {
-    test_registry();
-    test_errors();
-    test_positions_and_buffers();
-    test_binary_and_int();
-    test_time_text();
-    test_bounds_and_epochs();
-    test_make_errors();
-    test_ulid_uuid_normalize();
-    test_prefix();
-    test_describe_json();
+TEST_CASE(version) {
     CHECK_EQ_STR(toid_version(), TOID_VERSION_STRING);
-    return check_report();
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, NULL, NULL);
 }

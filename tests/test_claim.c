@@ -1,16 +1,17 @@
 /* test_claim.c — the claim layer (claim/toid_claim.h), with real processes.
  *
- *   test_claim local        the local backend in a temp directory: lowest
+ *   test_claim local_...    the local backend in a temp directory: lowest
  *                           free node, a second holder (another process) is
  *                           refused, the previous holder's mark is a floor
  *                           after kill -9, the files are toidd's, a forked
  *                           child cannot use its parent's claim, a range
  *                           claim goes past a node ahead of the clock, an
  *                           unsafe default directory is refused
- *   test_claim etcd ETCD    a real etcd started here (see claim_etcd_test.c)
+ *   test_claim etcd_... ETCD  a real etcd started here (see claim_etcd_test.c)
  *   test_claim port         prints a free loopback port (for run_claim_tests.sh)
  *
- * Prints "N passed, N failed" last. */
+ * The cases are check.h's (test_claim --list); with no case named, all run
+ * (the etcd ones skip without ETCD). Prints "N passed, N failed" last. */
 #define _GNU_SOURCE
 #include "test_claim.h"
 
@@ -24,7 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-long check_passed, check_failed;
+CHECK_DEFINITIONS;
 
 /* ---- helpers shared with the etcd part ------------------------------------ */
 
@@ -321,7 +322,7 @@ static void test_local_processes(const char *dir) {
     snprintf(spec, sizeof spec, "local=%s", dir);
     toid_claimer_opts o;
     tc_opts(&o);
-    int fd;
+    int fd = -1;
     pid_t pid = tc_spawn_holder(spec, &o, TOID_ULID_FLAKE_SCALABLE, 3, 3, &fd);
     uint32_t node = 99;
     int64_t top = 0;
@@ -510,44 +511,68 @@ static void test_local_default_dir(const char *base) {
 
 void claim_test_sleep(int ms) { usleep((useconds_t)ms * 1000); }
 
-int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_claim local | etcd ETCD_BINARY | port\n");
+/* ---- the cases -------------------------------------------------------------- */
+
+/* set up before the cases run: a temp directory, and etcd if given */
+const char *claim_test_base, *claim_test_etcd;
+static char claim_test_base_buf[] = "/tmp/test_claim.XXXXXX";
+
+/* the first three share one state directory when they run together */
+static void state_dir(char *dir, size_t cap) { snprintf(dir, cap, "%s/state", claim_test_base); }
+
+TEST_CASE(local_basic) {
+    char dir[300];
+    state_dir(dir, sizeof dir);
+    test_local_basic(dir);
+}
+
+TEST_CASE(local_processes) {
+    char dir[300];
+    state_dir(dir, sizeof dir);
+    test_local_processes(dir);
+}
+
+TEST_CASE(local_fork) {
+    char dir[300];
+    state_dir(dir, sizeof dir);
+    test_local_fork(dir);
+}
+
+TEST_CASE(local_range_behind) {
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/behind", claim_test_base);
+    test_local_range_behind(dir);
+}
+
+TEST_CASE(local_default_dir) { test_local_default_dir(claim_test_base); }
+
+static int setup(int nparam, char **param) {
+    if (nparam > 1) {
+        fprintf(stderr, "usage: test_claim [--list] [CASE...] [ETCD_BINARY] | test_claim port\n");
         return 2;
     }
-    if (strcmp(argv[1], "port") == 0) { /* a free loopback port, for the CLI's test */
+    claim_test_etcd = nparam ? param[0] : NULL;
+    signal(SIGPIPE, SIG_IGN);
+    claim_test_base = mkdtemp(claim_test_base_buf);
+    if (!claim_test_base) {
+        perror("mkdtemp");
+        return 2;
+    }
+    return 0;
+}
+
+static void teardown(void) {
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", claim_test_base);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", claim_test_base);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "port") == 0) { /* a free loopback port, for the CLI's test */
         int port = claim_test_free_port();
         printf("%d\n", port);
         return port > 0 ? 0 : 1;
     }
-    signal(SIGPIPE, SIG_IGN);
-    char tmpl[] = "/tmp/test_claim.XXXXXX";
-    char *base = mkdtemp(tmpl);
-    if (!base) {
-        perror("mkdtemp");
-        return 2;
-    }
-    int rc = 0;
-    if (strcmp(argv[1], "local") == 0) {
-        char dir[300];
-        snprintf(dir, sizeof dir, "%s/state", base);
-        test_local_basic(dir);
-        test_local_processes(dir);
-        test_local_fork(dir);
-        snprintf(dir, sizeof dir, "%s/behind", base);
-        test_local_range_behind(dir);
-        test_local_default_dir(base);
-    } else if (strcmp(argv[1], "etcd") == 0 && argc >= 3) {
-        rc = claim_etcd_tests(argv[2], base);
-    } else {
-        fprintf(stderr, "usage: test_claim local | etcd ETCD_BINARY\n");
-        return 2;
-    }
-    char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", base);
-    if (rc == 77)
-        return 77;
-    return check_report();
+    return check_main(argc, argv, setup, teardown);
 }

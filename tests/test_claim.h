@@ -48,6 +48,6 @@ int64_t claim_test_mono(void);
 int claim_test_free_port(void);
 void claim_test_sleep(int ms);
 
-/* The etcd part; 77 if it skipped. */
-int claim_etcd_tests(const char *etcd_binary, const char *base);
+/* The program's temp directory, and the etcd binary given (or NULL). */
+extern const char *claim_test_base, *claim_test_etcd;
 #endif

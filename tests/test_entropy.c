@@ -28,7 +28,7 @@ static void hex(const uint8_t *b, size_t n, char *out) {
         snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
-static void test_rfc8439(void) {
+TEST_CASE(rfc8439) {
     uint32_t key[8], nonce[3] = {0x09000000, 0x4a000000, 0};
     for (int i = 0; i < 8; i++)      /* key bytes 00 01 02 ... 1f, little-endian words */
         key[i] = (uint32_t)(4 * i) | (uint32_t)(4 * i + 1) << 8 | (uint32_t)(4 * i + 2) << 16 |
@@ -59,7 +59,7 @@ static void test_rfc8439(void) {
 
 /* the multi-block functions (SIMD and portable) give the same bytes as
  * single blocks */
-static void test_lanes(void) {
+TEST_CASE(lanes) {
     uint32_t key[8], nonce[3] = {0xdeadbeef, 0x01234567, 0x89abcdef};
     for (int i = 0; i < 8; i++)
         key[i] = 0x9E3779B9u * (uint32_t)(i + 1);
@@ -89,7 +89,7 @@ static void test_lanes(void) {
     printf("chacha20: 16 blocks compared at SIMD levels %d down to 0\n", toid_simd_select(TOID_SIMD_QUERY));
 }
 
-static void test_output(void) {
+TEST_CASE(output) {
     /* 1 MiB + a bit crosses a reseed; bytes look uniform (each byte value
      * within a wide band) and two draws differ */
     static uint8_t buf[(1 << 20) + 4096];
@@ -175,7 +175,7 @@ static void reference_stream(uint8_t *out) {
     }
 }
 
-static void test_streams(void) {
+TEST_CASE(streams) {
     static uint8_t want[STREAM], got[STREAM];
     reference_stream(want);
     toid__test_set_getrandom(fixed_getrandom);
@@ -217,7 +217,7 @@ static ssize_t fake_getrandom(void *buf, size_t n, unsigned flags) {
     return (ssize_t)k;
 }
 
-static void test_faults(void) {
+TEST_CASE(faults) {
     uint8_t buf[64], id[TOID_BIN_MAX];
     toid__test_set_getrandom(fake_getrandom);
 
@@ -261,11 +261,6 @@ static void test_faults(void) {
         CHECK_EQ_INT(toid_new((toid_format)f, id), 0);
 }
 
-int main(void) {
-    test_rfc8439();
-    test_lanes();
-    test_output();
-    test_streams();
-    test_faults();
-    return check_report();
+int main(int argc, char **argv) {
+    return check_main(argc, argv, NULL, NULL);
 }

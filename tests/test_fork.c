@@ -11,7 +11,7 @@
  * with children made by the raw clone syscall (no atfork handlers run).
  * Negative control: with fork detection disabled the same run must find
  * duplicates, or the test proves nothing.
- *   usage: test_fork [CHILDREN [IDS_PER_CHILD]]     (defaults 64, 100000) */
+ *   usage: test_fork [--list] [CASE...] [CHILDREN [IDS_PER_CHILD]]     (defaults 64, 100000) */
 #define _GNU_SOURCE
 #include "check.h"
 #include "toid.h"
@@ -148,6 +148,45 @@ static long run(int use_clone, int *bad_exit) {
     return dups;
 }
 
+/* one run of children made by fork or by the raw clone syscall */
+static void check_children(int use_clone) {
+    int bad;
+    long bound = (long)children * per_child / 100;
+    const char *how = use_clone ? "raw clone" : "fork";
+    long d = run(use_clone, &bad);
+    CHECK_MSG(d == 0, "%s: %ld duplicates or shared streams among %d children x %ld IDs", how, d, children, per_child);
+    CHECK_MSG(bad == 0, "%s: %d children failed (node formats must say forked, then work)", how, bad);
+    CHECK_MSG(uid11_seq_dups <= bound, "%s: uid11-seq %ld duplicates, above independent generators' level %ld",
+              how, uid11_seq_dups, bound);
+    printf("%s: %d children x %ld IDs: ulid, scru160, uuidv7 no duplicates; streams distinct; "
+           "uid11-seq %ld collisions between processes (%.3f%%)\n", how, children, per_child,
+           uid11_seq_dups, 100.0 * (double)uid11_seq_dups / ((double)children * (double)per_child));
+}
+
+TEST_CASE(via_fork) { check_children(0); }
+
+TEST_CASE(via_clone) { check_children(1); }
+
+/* the negative control must see duplicates (smaller, and in a fresh process) */
+TEST_CASE(negative_control) {
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "/proc/%d/exe --negative 16 20000", (int)getpid());
+    int rc = system(cmd);
+    CHECK_MSG(rc == 0, "negative control: with fork detection off there must be duplicates");
+}
+
+static int setup(int nparam, char **param) {
+    if (nparam > 2) {
+        fprintf(stderr, "usage: test_fork [--list] [CASE...] [CHILDREN [IDS_PER_CHILD]]\n");
+        return 2;
+    }
+    if (nparam > 0)
+        children = atoi(param[0]);
+    if (nparam > 1)
+        per_child = atol(param[1]);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--negative") == 0) {
         /* the negative control, in its own process: detection off from the start */
@@ -159,28 +198,5 @@ int main(int argc, char **argv) {
         printf("negative control: %ld duplicates (uid11-seq %ld)\n", d, uid11_seq_dups);
         return d > 0 ? 0 : 1;
     }
-    if (argc > 1)
-        children = atoi(argv[1]);
-    if (argc > 2)
-        per_child = atol(argv[2]);
-    int bad;
-    long bound = (long)children * per_child / 100;
-    for (int use_clone = 0; use_clone < 2; use_clone++) {
-        const char *how = use_clone ? "raw clone" : "fork";
-        long d = run(use_clone, &bad);
-        CHECK_MSG(d == 0, "%s: %ld duplicates or shared streams among %d children x %ld IDs", how, d, children, per_child);
-        CHECK_MSG(bad == 0, "%s: %d children failed (node formats must say forked, then work)", how, bad);
-        CHECK_MSG(uid11_seq_dups <= bound, "%s: uid11-seq %ld duplicates, above independent generators' level %ld",
-                  how, uid11_seq_dups, bound);
-        printf("%s: %d children x %ld IDs: ulid, scru160, uuidv7 no duplicates; streams distinct; "
-               "uid11-seq %ld collisions between processes (%.3f%%)\n", how, children, per_child,
-               uid11_seq_dups, 100.0 * (double)uid11_seq_dups / ((double)children * (double)per_child));
-    }
-
-    /* the negative control must see duplicates (smaller, and in a fresh process) */
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "/proc/%d/exe --negative 16 20000", (int)getpid());
-    int rc = system(cmd);
-    CHECK_MSG(rc == 0, "negative control: with fork detection off there must be duplicates");
-    return check_report();
+    return check_main(argc, argv, setup, NULL);
 }

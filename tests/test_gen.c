@@ -129,7 +129,7 @@ static void test_burst(toid_format f) {
 }
 
 /* uid11: every value distinct inside one ms, order random */
-static void test_uid11_distinct(void) {
+TEST_CASE(uid11_distinct) {
     toid_gen *g = gen_a;
     toid_gen_config c;
     toid_gen_config_default(TOID_UID11, &c);
@@ -176,7 +176,7 @@ static void test_uid11_distinct(void) {
 }
 
 /* ---- boundaries: seeded at max-2, exactly two more IDs, then the outcome ---- */
-static void test_boundaries(void) {
+TEST_CASE(boundaries) {
     uint8_t id[TOID_BIN_MAX], prev[TOID_BIN_MAX];
     unsigned st;
     /* ULID: random = 2^80 - 3 */
@@ -288,7 +288,7 @@ static void test_boundaries(void) {
 }
 
 /* ---- Ulid-Flake: the reference implementation's trace ---- */
-static void test_flake_trace(void) {
+TEST_CASE(flake_trace) {
     toid_gen *g = gen_a;
     uint8_t id[8];
     char t[TOID_TEXT_MAX];
@@ -437,7 +437,7 @@ static void test_span(toid_format f) {
         CHECK_EQ_INT(rc, TOID_EENTROPY);
 }
 
-static void test_config(void) {
+TEST_CASE(config) {
     toid_gen_config c;
     toid_gen *g = gen_a;
     memset(&c, 0, sizeof c);
@@ -492,7 +492,7 @@ static void test_config(void) {
 }
 
 /* scru160's MICROS counter: microsecond << 6, never going down */
-static void test_scru160_micros(void) {
+TEST_CASE(scru160_micros) {
     toid_gen *g = gen_a;
     toid_gen_config c;
     toid_gen_config_default(TOID_SCRU160, &c);
@@ -518,7 +518,7 @@ static void test_scru160_micros(void) {
 
 /* ---- memory: a small toid_gen for every format but uid11, whose set needs
  * toid_gen_size(TOID_UID11) bytes and is refused anything less ---- */
-static void test_memory(void) {
+TEST_CASE(memory) {
     CHECK(sizeof(toid_gen) <= 256);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         size_t want = f == TOID_UID11 ? sizeof(toid_gen_uid11) : sizeof(toid_gen);
@@ -599,7 +599,7 @@ static int64_t read_script_clock(void *ctx) {
     return v;
 }
 
-static void test_wrapper_waits(void) {
+TEST_CASE(wrapper_waits) {
     toid_gen *g = gen_b;
     toid_gen_config c;
     script_clock clk = {INT64_C(1704067300000) * 1000, 20};
@@ -683,26 +683,34 @@ static void test_wrapper_waits(void) {
     CHECK_EQ_INT(toid_new(TOID_FORMAT_COUNT, id), TOID_EINVAL);
 }
 
-int main(void) {
+/* ---- the cases that run a check on every format ---- */
+TEST_CASE(exhaustion) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        test_burst((toid_format)f);
+}
+
+TEST_CASE(span) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        test_span((toid_format)f);
+}
+
+/* each policy; reset is uuidv7's alone */
+TEST_CASE(clock_walks) {
+    toid_on_behind policies[] = {TOID_BEHIND_ERROR, TOID_BEHIND_WAIT, TOID_BEHIND_KEEP, TOID_BEHIND_RESET};
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        for (int p = 0; p < 4; p++)
+            if (policies[p] != TOID_BEHIND_RESET || f == TOID_UUIDV7)
+                test_walk((toid_format)f, policies[p]);
+}
+
+TEST_CASE(rollback_allowance) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        toid_format fmt = (toid_format)f;
-        test_burst(fmt);
-        test_span(fmt);
-        toid_on_behind policies[] = {TOID_BEHIND_ERROR, TOID_BEHIND_WAIT, TOID_BEHIND_KEEP, TOID_BEHIND_RESET};
-        for (int p = 0; p < 4; p++) {
-            if (policies[p] == TOID_BEHIND_RESET && fmt != TOID_UUIDV7)
-                continue;
-            test_walk(fmt, policies[p]);
-            if (policies[p] == TOID_BEHIND_KEEP || policies[p] == TOID_BEHIND_RESET)
-                test_allowance(fmt, policies[p]);
-        }
+        test_allowance((toid_format)f, TOID_BEHIND_KEEP);
+        if (f == TOID_UUIDV7)
+            test_allowance((toid_format)f, TOID_BEHIND_RESET);
     }
-    test_uid11_distinct();
-    test_boundaries();
-    test_flake_trace();
-    test_config();
-    test_scru160_micros();
-    test_memory();
-    test_wrapper_waits();
-    return check_report();
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, NULL, NULL);
 }

@@ -31,7 +31,7 @@ static void check_prefixes_need_more(const char *s) {
     }
 }
 
-static void test_valid_heads(void) {
+TEST_CASE(valid_heads) {
     static const struct {
         const char *head;
         const char *method, *target;
@@ -70,7 +70,7 @@ static void test_valid_heads(void) {
 }
 
 /* Pipelined requests: the first head's length, the rest left alone. */
-static void test_pipelined(void) {
+TEST_CASE(pipelined) {
     const char *two = "GET /a HTTP/1.1\r\nHost: a\r\n\r\nGET /b HTTP/1.1\r\nHost: a\r\n\r\n";
     http_request req;
     CHECK_EQ_INT(parse(two, &req), (long)strlen(two) / 2);
@@ -82,7 +82,7 @@ static void test_pipelined(void) {
 
 /* The tokenising layer alone: the request line and the fields, with the
  * optional white space around values taken off, and nothing interpreted. */
-static void test_head_tokens(void) {
+TEST_CASE(head_tokens) {
     const char *s = "GET /t HTTP/1.1\r\nA: 1\r\nB-c:\t two words \t\r\nEmpty:\r\nHost: x\r\n"
                     "Transfer-Encoding: chunked\r\n\r\n";
     size_t n = strlen(s);
@@ -106,7 +106,7 @@ static void test_head_tokens(void) {
 }
 
 /* The interpreting layer alone, on fields made by hand. */
-static void test_interpret(void) {
+TEST_CASE(interpret) {
 #define FIELD(n, v) {n, sizeof n - 1, v, sizeof v - 1}
     static const http_field host = FIELD("Host", "h");
     static const http_field cl0 = FIELD("content-length", "000");
@@ -159,7 +159,7 @@ static void test_interpret(void) {
 }
 
 /* Each limit: just under it parses (or needs more), at it is refused. */
-static void test_oversize(void) {
+TEST_CASE(oversize) {
     char big[2048];
     http_request req;
     /* a request line of max_line bytes with no LF yet: 414; one less: more */
@@ -193,7 +193,7 @@ static void test_oversize(void) {
 
 /* One head for each way a head can be malformed; every prefix of it either
  * needs more or is refused the same way. */
-static void test_malformed(void) {
+TEST_CASE(malformed) {
     static const struct {
         const char *head;
         long want;
@@ -238,7 +238,7 @@ static void test_malformed(void) {
 }
 
 /* A head with a body declared is parsed (the handler refuses it). */
-static void test_body_declared(void) {
+TEST_CASE(body_declared) {
     http_request req;
     const char *s = "POST /v1/new/ulid HTTP/1.1\r\nHost: a\r\nContent-Length: 12\r\n\r\n";
     CHECK_EQ_INT(parse(s, &req), (long)strlen(s));
@@ -246,15 +246,17 @@ static void test_body_declared(void) {
     check_prefixes_need_more(s);
 }
 
-int main(void) {
+static int setup(int nparam, char **param) {
+    (void)nparam;
+    (void)param;
     guard_open(&guard, 4096);
-    test_valid_heads();
-    test_pipelined();
-    test_head_tokens();
-    test_interpret();
-    test_oversize();
-    test_malformed();
-    test_body_declared();
+    return 0;
+}
+
+static void teardown(void) {
     guard_close(&guard);
-    return check_report();
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, setup, teardown);
 }

@@ -26,7 +26,7 @@ static void summary(toid_format f, char *out, size_t cap) {
     }
 }
 
-static void test_shapes(void) {
+TEST_CASE(shapes) {
     char s[512];
     summary(TOID_ULID, s, sizeof s);
     CHECK_EQ_STR(s, "unix_ms 0+48 c0+10 random 48+80 c10+16");
@@ -64,7 +64,7 @@ static void test_shapes(void) {
 }
 
 /* Every bit once, in order; names of described fields are field names. */
-static void test_cover(void) {
+TEST_CASE(cover) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_layout_field l[TOID_LAYOUT_MAX];
         int n = toid_layout((toid_format)f, l);
@@ -98,7 +98,7 @@ static void value_is(toid_format f, const char *id, const char *name, const char
         CHECK_EQ_STR(v, want);
 }
 
-static void test_values(void) {
+TEST_CASE(values) {
     value_is(TOID_ULID, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "unix_ms", "1469922850259");
     value_is(TOID_ULID, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "random", "d6764c61efb99302bd5b");
     value_is(TOID_ULID_FLAKE_SCALABLE, "00CMXB6TAK4SA", "ts", "13586766666");
@@ -133,7 +133,7 @@ static void fill(uint8_t *bin, unsigned off, unsigned w, int one) {
 }
 
 /* A field's characters are exactly the ones its bits change. */
-static void test_char_spans(void) {
+TEST_CASE(char_spans) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_layout_field l[TOID_LAYOUT_MAX];
         int n = toid_layout((toid_format)f, l);
@@ -178,10 +178,6 @@ static void test_char_spans(void) {
     }
 }
 
-int main(void) {
-    test_shapes();
-    test_cover();
-    test_values();
-    test_char_spans();
-    return check_report();
+int main(int argc, char **argv) {
+    return check_main(argc, argv, NULL, NULL);
 }

@@ -12,7 +12,7 @@
 
 #define S(lit) lit, sizeof(lit) - 1
 
-static void test_names(void) {
+TEST_CASE(names) {
     CHECK_EQ_INT(toid_format_by_name(S("ULID")), TOID_ULID);
     CHECK_EQ_INT(toid_format_by_name(S("UUIDv7")), TOID_UUIDV7);
     CHECK_EQ_INT(toid_format_by_name(S("uuid7")), TOID_UUIDV7);
@@ -27,7 +27,7 @@ static void test_names(void) {
     CHECK_EQ_INT(toid_format_by_name(S("")), TOID_EINVAL);
 }
 
-static void test_detection_rules(void) {
+TEST_CASE(detection_rules) {
     uint8_t bin[TOID_BIN_MAX];
     uint32_t also = 99;
     size_t pos = 0;
@@ -67,7 +67,7 @@ static void test_detection_rules(void) {
     CHECK_EQ_INT(toid_detectable(NULL, 0), 0);
 }
 
-static void test_forms_and_words(void) {
+TEST_CASE(forms_and_words) {
     char out[200];
     uint8_t bin[TOID_BIN_MAX], ref[TOID_BIN_MAX];
     size_t pos = 0;
@@ -113,7 +113,7 @@ static void test_forms_and_words(void) {
 /* Random words, as people type them by mistake: never an ID without a
  * format named. Lower-case words of any length (the word rule), and mixed
  * words at every length no format writes. */
-static void test_random_words(void) {
+TEST_CASE(random_words) {
     uint64_t x = 0x9e3779b97f4a7c15u;
     uint8_t bin[TOID_BIN_MAX];
     size_t pos;
@@ -154,11 +154,18 @@ static void test_random_words(void) {
 /* Undo the vectors' escapes; -1 for a text with escapes (skipped here). */
 static long plain(const char *s) { return strchr(s, '\\') ? -1 : (long)strlen(s); }
 
+static const char *vectors_dir;   /* the program's parameter, or NULL */
+
 /* Every decodable vector text at a length its format writes is detected as
  * its format, or as a format that ranks before it with its own in "also"
  * (uid11-seq and ulid-flake-scalable: as their siblings); lower-case words
  * (the word rule) are refused, and read with the format named. */
-static void test_vectors_detect(const char *dir) {
+TEST_CASE(vectors_detect) {
+    const char *dir = vectors_dir;
+    if (!dir) {
+        check_skip("no VECTORS_DIR given");
+        return;
+    }
     DIR *d = opendir(dir);
     CHECK_MSG(d != NULL, "cannot open %s", dir);
     if (!d)
@@ -224,7 +231,7 @@ typedef struct time_case {
     unsigned notes;
 } time_case;
 
-static void test_times(void) {
+TEST_CASE(times) {
     static const time_case cases[] = {
         {"2024", 0, 1704067200000, 1735689599999, 0},
         {"2024-01", 0, 1704067200000, 1706745599999, 0},
@@ -286,13 +293,15 @@ static void test_times(void) {
     }
 }
 
+static int setup(int nparam, char **param) {
+    if (nparam > 1) {
+        fprintf(stderr, "usage: test_people [--list] [CASE...] [VECTORS_DIR]\n");
+        return 2;
+    }
+    vectors_dir = nparam ? param[0] : NULL;
+    return 0;
+}
+
 int main(int argc, char **argv) {
-    test_names();
-    test_detection_rules();
-    test_forms_and_words();
-    test_random_words();
-    test_times();
-    if (argc > 1)
-        test_vectors_detect(argv[1]);
-    return check_report();
+    return check_main(argc, argv, setup, NULL);
 }

@@ -126,7 +126,8 @@ static void check_order(toid_format f, const uint8_t *a, const uint8_t *b) {
     PROP(sign(strcmp(ta, tb)) == sign(memcmp(a, b, toid_bin_size(f))), "text order = numeric order", f, a);
 }
 
-int main(void) {
+/* every property on N random values of each format and their successors */
+TEST_CASE(random_values) {
     for (int fi = 0; fi < TOID_FORMAT_COUNT; fi++) {
         toid_format f = (toid_format)fi;
         long before = check_passed;
@@ -143,32 +144,41 @@ int main(void) {
             }
             memcpy(prev, x, sizeof x);
         }
-        /* scru160's 40-hex form decodes to the same value */
-        if (f == TOID_SCRU160) {
-            for (int i = 0; i < 1000; i++) {
-                random_value(f, x);
-                toid_fields fl;
-                toid_inspect(f, x, TOID_EPOCH_DEFAULT, &fl);
-                char hex[41];
-                for (int k = 0; k < 20; k++)
-                    snprintf(hex + 2 * k, 3, "%02X", x[k]);
-                CHECK(toid_decode(f, hex, 40, y, NULL) == 0 && memcmp(x, y, 20) == 0);
-            }
-        }
-        /* nanoflake: the unpadded text decodes the same */
-        if (f == TOID_NANOFLAKE) {
-            for (int i = 0; i < 1000; i++) {
-                random_value(f, x);
-                x[0] = x[1] = x[2] = 0;
-                char t[TOID_TEXT_MAX];
-                toid_encode(f, x, t, sizeof t);
-                size_t z = strspn(t, "0");
-                if (z == 13)
-                    z = 12;
-                CHECK(toid_decode(f, t + z, 13 - z, y, NULL) == 0 && memcmp(x, y, 8) == 0);
-            }
-        }
         printf("%-20s %ld properties held\n", toid_format_get(f)->name, check_passed - before);
     }
-    return check_report();
+}
+
+/* scru160's 40-hex form decodes to the same value */
+TEST_CASE(scru160_hex) {
+    toid_format f = TOID_SCRU160;
+    uint8_t x[TOID_BIN_MAX], y[TOID_BIN_MAX];
+    for (int i = 0; i < 1000; i++) {
+        random_value(f, x);
+        toid_fields fl;
+        toid_inspect(f, x, TOID_EPOCH_DEFAULT, &fl);
+        char hex[41];
+        for (int k = 0; k < 20; k++)
+            snprintf(hex + 2 * k, 3, "%02X", x[k]);
+        CHECK(toid_decode(f, hex, 40, y, NULL) == 0 && memcmp(x, y, 20) == 0);
+    }
+}
+
+/* nanoflake: the unpadded text decodes the same */
+TEST_CASE(nanoflake_unpadded) {
+    toid_format f = TOID_NANOFLAKE;
+    uint8_t x[TOID_BIN_MAX], y[TOID_BIN_MAX];
+    for (int i = 0; i < 1000; i++) {
+        random_value(f, x);
+        x[0] = x[1] = x[2] = 0;
+        char t[TOID_TEXT_MAX];
+        toid_encode(f, x, t, sizeof t);
+        size_t z = strspn(t, "0");
+        if (z == 13)
+            z = 12;
+        CHECK(toid_decode(f, t + z, 13 - z, y, NULL) == 0 && memcmp(x, y, 8) == 0);
+    }
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, NULL, NULL);
 }

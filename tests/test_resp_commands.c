@@ -33,7 +33,7 @@ static const char *run(resp_session *s, const char *line) {
 /* Every row COMMAND lists: called with one argument too few (where the
  * name alone is not enough) and one too many (where there is a maximum),
  * it is Redis's arity error naming it. */
-static void test_arity_is_commands(void) {
+TEST_CASE(arity_is_commands) {
     resp_session *s = resp_session_open(-1, &cfg);
     char reply[8192];
     snprintf(reply, sizeof reply, "%s", run(s, "COMMAND"));
@@ -72,7 +72,7 @@ static void test_arity_is_commands(void) {
 }
 
 /* One count per reply: ok for any reply but an error, error for '-'. */
-static void test_metrics_once_per_reply(void) {
+TEST_CASE(metrics_once_per_reply) {
     resp_session *s = resp_session_open(-1, &cfg);
     unsigned long long ok0 = g_metrics.resp_ok, err0 = g_metrics.resp_err;
     CHECK_EQ_STR(run(s, "PING"), "+PONG\r\n");
@@ -94,7 +94,7 @@ static void test_metrics_once_per_reply(void) {
 
 /* Inside MULTI: session rows run at once, NOT_IN_MULTI rows and unknown
  * names abort the transaction, others are queued. */
-static void test_multi_by_flags(void) {
+TEST_CASE(multi_by_flags) {
     resp_session *s = resp_session_open(-1, &cfg);
     CHECK_EQ_STR(run(s, "MULTI"), "+OK\r\n");
     CHECK_EQ_STR(run(s, "MULTI"), "-ERR MULTI calls can not be nested\r\n");
@@ -109,7 +109,7 @@ static void test_multi_by_flags(void) {
 }
 
 /* With a password: only the NOAUTH rows run before AUTH. */
-static void test_auth_by_flags(void) {
+TEST_CASE(auth_by_flags) {
     strcpy(cfg.requirepass, "pw");
     resp_session *s = resp_session_open(-1, &cfg);
     CHECK_EQ_STR(run(s, "PING"), "-NOAUTH Authentication required.\r\n");
@@ -124,17 +124,22 @@ static void test_auth_by_flags(void) {
     cfg.requirepass[0] = '\0';
 }
 
-int main(void) {
+static int setup(int nparam, char **param) {
+    (void)nparam;
+    (void)param;
     cfg.max_count = 10;
     if (scratch_init(&sc, &cfg) < 0)
         return 2;
     sbuf_init(&out, 1 << 20);
     resp_sessions_init(0);
-    test_arity_is_commands();
-    test_metrics_once_per_reply();
-    test_multi_by_flags();
-    test_auth_by_flags();
+    return 0;
+}
+
+static void teardown(void) {
     sbuf_free(&out);
     scratch_free(&sc);
-    return check_report();
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, setup, teardown);
 }

@@ -32,7 +32,7 @@ static void check_prefixes_need_more(const char *s, size_t n) {
     }
 }
 
-static void test_multibulk(void) {
+TEST_CASE(multibulk) {
     resp_cmd cmd;
     const char *s = "*3\r\n$6\r\nID.NEW\r\n$4\r\nulid\r\n$2\r\n10\r\n";
     CHECK_EQ_INT(parse(s, &cmd), (long)strlen(s));
@@ -60,7 +60,7 @@ static void test_multibulk(void) {
     CHECK_EQ_INT(parse(two, &cmd), 14);
 }
 
-static void test_inline(void) {
+TEST_CASE(inline) {
     static const struct {
         const char *line;
         int argc;
@@ -89,7 +89,7 @@ static void test_inline(void) {
 }
 
 /* Each limit: at it parses, past it is a protocol error. */
-static void test_oversize(void) {
+TEST_CASE(oversize) {
     resp_cmd cmd;
     /* a bulk argument of max_bulk + 1 bytes: refused once its length is read */
     CHECK_EQ_INT(parse("*1\r\n$33\r\n", &cmd), RESP_ERROR);
@@ -112,7 +112,7 @@ static void test_oversize(void) {
 
 /* One command for each protocol error; every prefix of it either needs more
  * or is the same error. */
-static void test_malformed(void) {
+TEST_CASE(malformed) {
     static const char *const cases[] = {
         "*x\r\n",                          /* multibulk length not a number */
         "*\r\n",                           /* no digits */
@@ -143,12 +143,17 @@ static void test_malformed(void) {
     }
 }
 
-int main(void) {
+static int setup(int nparam, char **param) {
+    (void)nparam;
+    (void)param;
     guard_open(&guard, 4096);
-    test_multibulk();
-    test_inline();
-    test_oversize();
-    test_malformed();
+    return 0;
+}
+
+static void teardown(void) {
     guard_close(&guard);
-    return check_report();
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, setup, teardown);
 }

@@ -26,7 +26,7 @@
  *     without TOID_GEN_SHARED returns TOID_EFORKED in a child;
  *  5. each process draws from its own CSPRNG: children that share a
  *     generator never repeat the parent's or each other's random bytes.
- *   usage: test_shared [CHILDREN [IDS [KILL_ROUNDS]]]   (defaults 16, 200000, 8) */
+ *   usage: test_shared [--list] [CASE...] [CHILDREN [IDS [KILL_ROUNDS]]]   (defaults 16, 200000, 8) */
 #define _GNU_SOURCE
 #include "check.h"
 #include "toid.h"
@@ -242,7 +242,7 @@ static void report(const char *what, toid_format f, verdict v) {
 }
 
 /* ---- 1. every format, every process to the end ---- */
-static void test_all_formats(void) {
+TEST_CASE(all_formats) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         CHECK_EQ_INT(init_gen((toid_format)f, TOID_GEN_SHARED), 0);
         pid_t pid[MAXCHILD];
@@ -272,7 +272,7 @@ static void sleep_us(long us) {
 }
 
 /* ---- 2. kill -9 at random moments ---- */
-static void test_kill9(void) {
+TEST_CASE(kill9) {
     long n = ids / 4;
     for (int round = 0; round < kill_rounds; round++) {
         toid_format f = (toid_format)(round % TOID_FORMAT_COUNT);
@@ -354,7 +354,7 @@ static int victim(toid_format f, int proc, long countdown) {
     }
 }
 
-static void test_die_holding_lock(void) {
+TEST_CASE(die_holding_lock) {
     static const toid_format locked[] = {TOID_ULID, TOID_UUIDV7, TOID_UID11};
     for (int round = 0; round < 6; round++) {
         toid_format f = locked[round % 3];
@@ -406,7 +406,7 @@ static long frozen_death(int skip_repair) {
     return check_records(TOID_ULID, sh->ticket).dups;
 }
 
-static void test_controls(void) {
+TEST_CASE(controls) {
     fprintf(stderr, "negative controls: the next lines of errors are expected\n");
     long with = frozen_death(0), without = frozen_death(1);
     printf("frozen clock, holder killed after a lost commit: %ld duplicates with the repair, %ld without\n", with,
@@ -437,7 +437,7 @@ static void test_controls(void) {
 }
 
 /* ---- 5. private entropy ---- */
-static void test_entropy(void) {
+TEST_CASE(entropy) {
     CHECK_EQ_INT(init_gen(TOID_ULID, TOID_GEN_SHARED), 0);
     uint8_t id[16];
     CHECK_EQ_INT(toid_gen_next(&sh->room.g, id, NULL), 0);    /* the parent's CSPRNG is live */
@@ -464,15 +464,16 @@ static void test_entropy(void) {
     CHECK_EQ_INT(same, 0);
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1)
-        children = atoi(argv[1]);
-    if (argc > 2)
-        ids = atol(argv[2]);
-    if (argc > 3)
-        kill_rounds = atoi(argv[3]);
-    if (children < 2 || children > MAXCHILD || ids < 800 || kill_rounds < 0) {
-        fprintf(stderr, "usage: test_shared [CHILDREN 2..%d [IDS >= 800 [KILL_ROUNDS]]]\n", MAXCHILD);
+static int setup(int nparam, char **param) {
+    if (nparam > 0)
+        children = atoi(param[0]);
+    if (nparam > 1)
+        ids = atol(param[1]);
+    if (nparam > 2)
+        kill_rounds = atoi(param[2]);
+    if (nparam > 3 || children < 2 || children > MAXCHILD || ids < 800 || kill_rounds < 0) {
+        fprintf(stderr, "usage: test_shared [--list] [CASE...] [CHILDREN 2..%d [IDS >= 800 [KILL_ROUNDS]]]\n",
+                MAXCHILD);
         return 2;
     }
     srand((unsigned)time(NULL) ^ (unsigned)getpid());
@@ -483,10 +484,9 @@ int main(int argc, char **argv) {
         perror("mmap");
         return 1;
     }
-    test_entropy();
-    test_controls();
-    test_all_formats();
-    test_kill9();
-    test_die_holding_lock();
-    return check_report();
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, setup, NULL);
 }

@@ -8,7 +8,7 @@
  * SIMD path (toid_simd_select(TOID_SIMD_AUTO)) and the scalar path
  * (TOID_SIMD_OFF) in turn. Where the CPU has no SIMD path, it says so and
  * checks only that both settings agree.
- *   usage: test_simd [ITERATIONS]      (default 200000) */
+ *   usage: test_simd [--list] [CASE...] [ITERATIONS]      (default 200000) */
 #include "check.h"
 #include "toid.h"
 
@@ -195,22 +195,43 @@ static void batch(toid_format f, int mode) {
     CHECK_EQ_INT(toid_encode_batch(f, NULL, 1, '\n', out, sizeof out, NULL), TOID_EINVAL);
 }
 
-int main(int argc, char **argv) {
-    long iterations = argc > 1 && atol(argv[1]) > 0 ? atol(argv[1]) : 200000;
+static long iterations = 200000;   /* the parameter */
+
+/* the selection: OFF and QUERY answer as documented, AUTO the same level again */
+TEST_CASE(select) {
     int level = toid_simd_select(TOID_SIMD_AUTO);
     if (level == 0)
         printf("test_simd: this CPU has no SIMD codec path; checking that both settings agree\n");
     CHECK_EQ_INT(toid_simd_select(TOID_SIMD_OFF), 0);
     CHECK_EQ_INT(toid_simd_select(TOID_SIMD_QUERY), 0);
     CHECK_EQ_INT(toid_simd_select(TOID_SIMD_AUTO), level);
+}
+
+TEST_CASE(codecs) {
     run(TOID_UUIDV7, iterations);
     run(TOID_ULID, iterations);
     run(TOID_SCRU160, iterations);
     hex_lengths();
+    printf("simd level %d: %ld texts decoded both ways\n", toid_simd_select(TOID_SIMD_AUTO), compared);
+}
+
+TEST_CASE(batches) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         batch((toid_format)f, TOID_SIMD_AUTO);
         batch((toid_format)f, TOID_SIMD_OFF);
     }
-    printf("simd level %d: %ld texts decoded both ways\n", level, compared);
-    return check_report();
+}
+
+static int setup(int nparam, char **param) {
+    if (nparam > 1 || (nparam == 1 && atol(param[0]) <= 0)) {
+        fprintf(stderr, "usage: test_simd [--list] [CASE...] [ITERATIONS]\n");
+        return 2;
+    }
+    if (nparam == 1)
+        iterations = atol(param[0]);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, setup, NULL);
 }

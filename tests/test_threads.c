@@ -5,7 +5,7 @@
  * clock, with every format on the ERROR clock policy: a thread that read an
  * older ms than another had already used must not be told the clock went
  * back. Built also under ThreadSanitizer with a smaller N.
- *   usage: test_threads [N_PER_THREAD]
+ *   usage: test_threads [--list] [CASE...] [N_PER_THREAD]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
@@ -96,14 +96,12 @@ static int64_t slow_clock(void *ctx) {
     return (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
 }
 
-int main(int argc, char **argv) {
-    if (argc > 1)
-        per_thread = atol(argv[1]);
-    ids = malloc((size_t)THREADS * (size_t)per_thread * 20);
-    if (!ids)
-        return 2;
-    /* the shared generators wait when a ms is full (ulid-flake's default is
-     * the spec's error, which 8 threads reach within a ms) */
+static long full_per_thread = 500000;   /* the parameter */
+
+/* the process-wide generators: they wait when a ms is full (ulid-flake's
+ * default is the spec's error, which 8 threads reach within a ms) */
+TEST_CASE(shared) {
+    per_thread = full_per_thread;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_gen_config c;
         toid_gen_config_default((toid_format)f, &c);
@@ -112,9 +110,11 @@ int main(int argc, char **argv) {
     }
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
         run_format((toid_format)f, "shared");
+}
 
-    /* slow clock reads, and "clock behind" is an error for every format */
-    long full = per_thread;
+/* slow clock reads, and "clock behind" is an error for every format */
+TEST_CASE(slow_clock) {
+    long full = full_per_thread;
     per_thread = full / 50 > 1000 ? full / 50 : full;
     toid_set_clock(slow_clock, NULL);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
@@ -127,6 +127,21 @@ int main(int argc, char **argv) {
         run_format((toid_format)f, "slow clock");
     }
     toid_set_clock(NULL, NULL);
-    free(ids);
-    return check_report();
+}
+
+static int setup(int nparam, char **param) {
+    if (nparam > 1 || (nparam == 1 && atol(param[0]) <= 0)) {
+        fprintf(stderr, "usage: test_threads [--list] [CASE...] [N_PER_THREAD]\n");
+        return 2;
+    }
+    if (nparam == 1)
+        full_per_thread = atol(param[0]);
+    ids = malloc((size_t)THREADS * (size_t)full_per_thread * 20);
+    return ids ? 0 : 2;
+}
+
+static void teardown(void) { free(ids); }
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, setup, teardown);
 }

@@ -1,31 +1,35 @@
 #!/usr/bin/env bash
 # Black-box tests of the toid command-line tool.
-#   usage: run_cli_tests.sh TOID_BINARY VECTORS_DIR [golden]
+#   usage: run_cli_tests.sh [--section NAME] TOID_BINARY VECTORS_DIR [golden]
+#          run_cli_tests.sh --list      (the sections: golden, generation, vectors)
 # 1. golden cases: exact stdout, stderr and exit status of every subcommand,
 #    option and error path (tests/cli/golden/NAME.txt; TOID_UPDATE_GOLDEN=1
 #    rewrites them — review the diff before committing);
 # 2. generation: for every format, new | inspect round trips (10,000 IDs, times
 #    inside the run's window, strictly increasing texts), --at, --as, --json;
 # 3. every line of VECTORS_DIR/*.tsv through inspect, make and range.
-# With "golden" as the third argument only part 1 runs (seconds: the
-# `ctest -L quick` subset). Needs bash, awk, sort, grep, diff (no python). Prints "N passed, N failed"
+# Each part is a section (a function section_NAME below; ctest runs each
+# alone as cli.NAME); without --section all run. "golden" as the third
+# argument is --section golden (seconds: in the `ctest -L quick` subset). Needs bash, awk, sort, grep, diff (no python). Prints "N passed, N failed"
 # last and exits non-zero on any failure.
 set -u
 export LC_ALL=C
 
+# pass, fail, check, finish; sections_args, run_sections
+. "$(dirname "$0")/../check_lib.sh"
+sections_args "$0" "$@"
+shift "$SHIFT"
 if [ $# -ne 2 ] && [ $# -ne 3 ]; then
-    echo "usage: $0 TOID_BINARY VECTORS_DIR [golden]" >&2
+    echo "usage: $0 [--list | --section NAME] TOID_BINARY VECTORS_DIR [golden]" >&2
     exit 2
 fi
+[ "${3:-}" = golden ] && ONLY=golden
 TOID=$1
 VEC=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 GOLDEN=$HERE/golden
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-
-# pass, fail, check, finish
-. "$(dirname "$0")/../check_lib.sh"
 
 if [ ! -x "$TOID" ]; then
     fail "no executable at '$TOID'"
@@ -83,6 +87,7 @@ g() {
     fi
 }
 
+section_golden() {
 # top level
 g top-help --help
 g top-help-short -h
@@ -458,9 +463,7 @@ else
     fail "no completions at $COMPL"
 fi
 
-if [ "${3:-}" = golden ]; then
-    finish
-fi
+}
 
 # ---------------------------------------------------------------------------
 # 2. generation
@@ -484,6 +487,7 @@ json_cols() {   # json_cols KEY... < jsonl  -> tab-separated values
     }'
 }
 
+section_generation() {
 for f in $FORMATS; do
     # 10,000 IDs from the clock, inspected back
     t0=$(now_ms)
@@ -634,6 +638,8 @@ if command -v script >/dev/null 2>&1; then
     if ! grep -q 'toid: \[' "$WORK/tty"; then pass; else fail "progress bar on a short run"; fi
 fi
 
+}
+
 # ---------------------------------------------------------------------------
 # 3. the conformance vectors, through argv
 # ---------------------------------------------------------------------------
@@ -668,6 +674,7 @@ compare_fields() {
     return 0
 }
 
+section_vectors() {
 if [ ! -d "$VEC" ]; then
     fail "vectors: no directory '$VEC'"
     finish
@@ -810,4 +817,7 @@ for f in $FORMATS; do
     fi
 done
 
+}
+
+run_sections
 finish

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Black-box tests of toidd, the ID server.
-#   usage: run_server_tests.sh TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]
+#   usage: run_server_tests.sh [--section NAME] TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]
+#          run_server_tests.sh --list      (the sections, in the order all run)
+# Each section (a function section_NAME below; ctest runs each alone as
+# server.NAME) starts the toidd it needs; without --section all run, in
+# order, sharing the main server.
 # (notify_recv stands in for systemd's notification socket; without it that
 # check is skipped)
 # Starts toidd on ephemeral loopback ports (port 0, read back from its log;
@@ -15,8 +19,12 @@
 set -u
 export LC_ALL=C
 
+# pass, fail, check, finish; sections_args, run_sections
+. "$(dirname "$0")/../check_lib.sh"
+sections_args "$0" "$@"
+shift "$SHIFT"
 if [ $# -lt 1 ] || [ $# -gt 3 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]" >&2
+    echo "usage: $0 [--list | --section NAME] TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]" >&2
     exit 2
 fi
 TOIDD=$1
@@ -67,6 +75,7 @@ strictly_increasing() { sort -c -u "$1" 2>/dev/null; }
 nodups() { [ -z "$(sort "$@" | uniq -d | head -1)" ]; }
 
 # ---------------------------------------------------------------- command line
+section_cli() {
 check "--help exits 0 and lists --state-dir" bash -c '"$0" --help | grep -q -- "--state-dir"' "$TOIDD"
 "$TOIDD" --no-such-flag >/dev/null 2>&1
 check "an unknown flag exits 2" [ $? -eq 2 ]
@@ -98,7 +107,10 @@ printf 'bogus 1\n' >"$WORK/bogus.conf"
 "$TOIDD" --config "$WORK/bogus.conf" >/dev/null 2>&1
 check "--config: an unknown key is a usage error" [ $? -eq 2 ]
 
+}
+
 # ---------------------------------------------------------------- systemd readiness (Type=notify)
+section_systemd() {
 if [ -n "$NOTIFY_RECV" ]; then
     "$NOTIFY_RECV" "$WORK/notify.sock" 2 20 >"$WORK/notify.out" &
     NR=$!
@@ -133,8 +145,18 @@ else
     fail "systemd-analyze is not installed (package systemd; see the README's install command)"
 fi
 
+}
+
 # ---------------------------------------------------------------- the server
+# need_main: the main server (started by the first section that needs it,
+# then shared); PID, HP, RP and LOG are set to it.
 ST=$WORK/state
+MAIN_PID=""
+need_main() {
+    if [ -n "$MAIN_PID" ]; then
+        PID=$MAIN_PID HP=$MAIN_HP RP=$MAIN_RP LOG=$WORK/main.log
+        return
+    fi
 mkdir -p "$ST"
 if ! start main --state-dir "$ST" --gen nanoflake:node=7 --http-unix "$WORK/http.sock" \
         --resp-unix "$WORK/resp.sock" --request-timeout-ms 1000 --write-timeout-ms 1000; then
@@ -143,9 +165,12 @@ if ! start main --state-dir "$ST" --gen nanoflake:node=7 --http-unix "$WORK/http
     finish
 fi
 pass
-MAIN_PID=$PID
+MAIN_PID=$PID MAIN_HP=$HP MAIN_RP=$RP
+}
 
 # ---------------------------------------------------------------- HTTP endpoints
+section_http() {
+need_main
 check "GET /healthz" [ "$(H "127.0.0.1:$HP/healthz")" = ok ]
 for f in $FORMATS; do
     id=$(H "127.0.0.1:$HP/v1/new/$f")
@@ -319,7 +344,11 @@ bound=$(( (t1 - t0 + 1) * 2 * 11 ))
 check "a flood of malformed requests is logged at a bounded rate ($((after - before)) lines for 60 in $((t1 - t0 + 1)) s, at most $bound)" \
     [ $((after - before)) -le "$bound" ]
 
+}
+
 # ---------------------------------------------------------------- RESP
+section_resp() {
+need_main
 check "PING" [ "$(R PING)" = PONG ]
 check "PING message" [ "$(R PING hello)" = hello ]
 for f in $FORMATS; do
@@ -417,7 +446,11 @@ else
     fail "redis-benchmark -t ping failed: $(head -3 "$WORK/bench2.out")"
 fi
 
+}
+
 # ---------------------------------------------------------------- Unix sockets
+section_sockets() {
+need_main
 check "HTTP over a Unix socket" [ "$(H --unix-socket "$WORK/http.sock" http://x/healthz)" = ok ]
 check "RESP over a Unix socket" [ "$(timeout 10 redis-cli -s "$WORK/resp.sock" PING)" = PONG ]
 
@@ -438,7 +471,11 @@ if [ -e /proc/net/if_inet6 ] && grep -q '^0\{31\}1 ' /proc/net/if_inet6; then
     check "IPv6 server: exit 0" [ "$STATUS" = 0 ]
 fi
 
+}
+
 # ---------------------------------------------------------------- limits, timeouts
+section_limits() {
+need_main
 # slowloris: a request head that never ends is cut off with a 408
 start_ns=$(date +%s%N)
 out=$(timeout 8 bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0; printf "GET /healthz HTTP/1.1\r\nHost: x\r\n" >&3;
@@ -487,7 +524,11 @@ kill -TERM "$EM"
 waitfor "$EM"
 check "out of descriptors: exit 0" [ "$STATUS" = 0 ]
 
+}
+
 # ---------------------------------------------------------------- concurrency
+section_concurrency() {
+need_main
 # 1,000,000 IDs: 4 HTTP clients (15 x 10,000 each, one connection each) and
 # 2 RESP clients (20 x 10,000 each) at once; no duplicates; each connection's
 # IDs strictly increasing.
@@ -511,7 +552,12 @@ for f in "$WORK"/conc.*; do
     check "strictly increasing per connection ($(basename "$f"))" strictly_increasing "$f"
 done
 
+}
+
 # ---------------------------------------------------------------- the state directory
+# (ends the main server: SIGTERM, restarts)
+section_state_dir() {
+need_main
 run_expect_fail second --state-dir "$ST" --gen nanoflake:node=7
 check "a second instance on the same node is refused" grep -q 'nanoflake node 7 is in use by another toidd\|is in use by another toidd' "$LOG"
 run_expect_fail second-nano --state-dir "$ST" --formats nanoflake --gen nanoflake:node=7
@@ -704,9 +750,13 @@ else
     fail "start for SIGTERM under load"
 fi
 
+}
+
+# ---------------------------------------------------------------- kill -9 under load
 # kill -9 at random moments under load, in a loop for TOIDD_KILL9_SECONDS
 # (default 45; at least 6 rounds): every ID received, over both protocols,
 # across all the rounds and a last run, is unique
+section_kill9() {
 mkdir -p "$WORK/state6"
 ok=1
 : >"$WORK/rk.all"
@@ -751,7 +801,10 @@ echo "kill -9 under load: $round rounds, $(wc -l <"$WORK/rk.all") nanoflake and 
 check "kill -9 under load: uuidv7 IDs received ($(wc -l <"$WORK/rk.uuid"))" [ "$(wc -l <"$WORK/rk.uuid")" -gt 1000 ]
 check "kill -9 under load: no uuidv7 repeated" nodups "$WORK/rk.uuid"
 
+}
+
 # ---------------------------------------------------------------- the clock set back (libfaketime)
+section_clock() {
 # toidd runs with libfaketime reading its offset from a file at every call,
 # so the test moves the server's clock back while it runs and across
 # restarts.
@@ -843,7 +896,10 @@ else
     START_ENV=()
 fi
 
-# connection limit; second SIGTERM
+}
+
+# ---------------------------------------------------------------- connection limit; second SIGTERM
+section_connections() {
 mkdir -p "$WORK/state3"
 if start limit --state-dir "$WORK/state3" --max-connections 2; then
     exec 5<>"/dev/tcp/127.0.0.1/$HP"
@@ -874,5 +930,7 @@ if start limit --state-dir "$WORK/state3" --max-connections 2; then
 else
     fail "start with --max-connections 2"
 fi
+}
 
+run_sections
 finish

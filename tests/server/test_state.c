@@ -7,7 +7,8 @@
  *     admitted; the parent kills it with SIGKILL at random moments. After
  *     every kill the mark on disk must parse and be >= every time the child
  *     was allowed to issue, and the next start must be after it.
- * Prints "N passed, N failed" last. */
+ * The cases are check.h's (basics, crashes); usage:
+ *   test_server_state [--list] [CASE...] [CRASH_ROUNDS]   (default 60) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../check.h"
 #include "toid.h"
 #include "toid_claim.h"
 
@@ -73,18 +75,6 @@ static void state_close(state *s, int clean) {
     free(s);
 }
 
-static int passed, failed;
-#define CHECK(cond, ...)                                   \
-    do {                                                   \
-        if (cond) {                                        \
-            passed++;                                      \
-        } else {                                           \
-            failed++;                                      \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);    \
-            printf(__VA_ARGS__);                           \
-            printf("\n");                                  \
-        }                                                  \
-    } while (0)
 
 /* The mark in dir for ulid node 0; -1 if there is none, -2 if it does not parse. */
 static int64_t read_mark_value(const char *dir) {
@@ -117,40 +107,40 @@ static void write_file(const char *dir, const char *name, const char *text) {
 static void basics(const char *dir) {
     state_opts o = {0, 2000, 1000};
     state *s = NULL, *s2 = NULL;
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "a fresh directory initialises");
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "a fresh directory initialises");
     if (!s)
         return;
     int64_t now = toid_clock_now(NULL);
     int64_t mark = read_mark_value(dir);
-    CHECK(mark >= now + 900, "the start reserves ahead (mark %" PRId64 ", now %" PRId64 ")", mark, now);
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s2) < 0, "a second holder of the lock is refused");
-    CHECK(state_admit(s, now, now) == 0, "an ID now is admitted");
-    CHECK(state_admit(s, now + 5000, now + 5000) == 0, "an ID past the mark is admitted ...");
-    CHECK(read_mark_value(dir) >= now + 5000, "... after the mark is moved past it");
+    CHECK_MSG(mark >= now + 900, "the start reserves ahead (mark %" PRId64 ", now %" PRId64 ")", mark, now);
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &o, &s2) < 0, "a second holder of the lock is refused");
+    CHECK_MSG(state_admit(s, now, now) == 0, "an ID now is admitted");
+    CHECK_MSG(state_admit(s, now + 5000, now + 5000) == 0, "an ID past the mark is admitted ...");
+    CHECK_MSG(read_mark_value(dir) >= now + 5000, "... after the mark is moved past it");
     state_close(s, 0);
     /* a restart must be after every ID: the clock is 4 s behind the mark */
     o.clock_wait_max_ms = 500;
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "the clock behind the mark is refused");
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "the clock behind the mark is refused");
     o.reset = 1;
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "--reset-state recovers");
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "--reset-state recovers");
     if (s) {
         now = toid_clock_now(NULL);
-        CHECK(state_admit(s, now - 1000, now) == STATE_EBEHIND, "IDs before the start's mark are refused");
+        CHECK_MSG(state_admit(s, now - 1000, now) == STATE_EBEHIND, "IDs before the start's mark are refused");
         state_close(s, 1);
     }
     o.reset = 0;
     o.clock_wait_max_ms = 2000;
     write_file(dir, "ulid-0.mark", "toidd-mark 1\nformat ulid\nnode 0\nepoch_ms 0\nissued_up_to_ms 5\ncheck 0\n");
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "a corrupt mark is refused");
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "a corrupt mark is refused");
     char path[512];
     snprintf(path, sizeof path, "%s/ulid-0.mark", dir);
     unlink(path);
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "a missing mark is refused once initialised");
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &o, &s) < 0, "a missing mark is refused once initialised");
     o.reset = 1;
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "--reset-state recovers a missing mark");
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &o, &s) == 0, "--reset-state recovers a missing mark");
     if (s)
         state_close(s, 1);
-    CHECK(state_open(dir, TOID_ULID, 0, 12345, &(state_opts){0, 2000, 1000}, &s) < 0,
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 12345, &(state_opts){0, 2000, 1000}, &s) < 0,
           "a mark written for another epoch is refused");
 }
 
@@ -197,7 +187,7 @@ static void crashes(const char *dir, int rounds) {
         }
         close(p[0]);
         if (WIFEXITED(st)) {
-            CHECK(0, "round %d: the child could not start (status %d)", r, WEXITSTATUS(st));
+            CHECK_MSG(0, "round %d: the child could not start (status %d)", r, WEXITSTATUS(st));
             continue;
         }
         int64_t mark = read_mark_value(dir);
@@ -206,45 +196,61 @@ static void crashes(const char *dir, int rounds) {
             continue;
         }
         if (mark < 0 || mark < max_issued) {
-            CHECK(0, "round %d: mark %" PRId64 " after a kill, an ID was issued at %" PRId64, r,
+            CHECK_MSG(0, "round %d: mark %" PRId64 " after a kill, an ID was issued at %" PRId64, r,
                   mark, max_issued);
             return;
         }
         ok_rounds++;
     }
-    CHECK(ok_rounds == rounds, "%d of %d kill -9 rounds kept the mark at or past every ID",
+    CHECK_MSG(ok_rounds == rounds, "%d of %d kill -9 rounds kept the mark at or past every ID",
           ok_rounds, rounds);
-    CHECK(total > 0, "the children issued IDs (%ld admitted)", total);
+    CHECK_MSG(total > 0, "the children issued IDs (%ld admitted)", total);
     /* and the next start issues only after all of them */
     state *s = NULL;
-    CHECK(state_open(dir, TOID_ULID, 0, 0, &(state_opts){0, 5000, 1000}, &s) == 0,
+    CHECK_MSG(state_open(dir, TOID_ULID, 0, 0, &(state_opts){0, 5000, 1000}, &s) == 0,
           "a start after the kills");
     if (s) {
         int64_t t = toid_clock_now(NULL);
-        CHECK(t > max_issued, "the clock is past every ID before the start returns");
-        CHECK(state_admit(s, max_issued, max_issued) == STATE_EBEHIND,
+        CHECK_MSG(t > max_issued, "the clock is past every ID before the start returns");
+        CHECK_MSG(state_admit(s, max_issued, max_issued) == STATE_EBEHIND,
               "an ID at the last issued time is refused");
         state_close(s, 1);
     }
 }
 
-int main(int argc, char **argv) {
-    int rounds = argc > 1 ? atoi(argv[1]) : 60;
-    char tmpl[] = "/tmp/toidd-state-test.XXXXXX";
-    char *dir = mkdtemp(tmpl);
-    if (!dir) {
+static char state_dir[] = "/tmp/toidd-state-test.XXXXXX";
+static int crash_rounds = 60;   /* the parameter */
+
+TEST_CASE(basics) { basics(state_dir); }
+
+TEST_CASE(crashes) {
+    char dir2[600];
+    snprintf(dir2, sizeof dir2, "%s/crash", state_dir);
+    mkdir(dir2, 0700);
+    crashes(dir2, crash_rounds);
+}
+
+static int setup(int nparam, char **param) {
+    if (nparam > 1 || (nparam == 1 && atoi(param[0]) <= 0)) {
+        fprintf(stderr, "usage: test_server_state [--list] [CASE...] [CRASH_ROUNDS]\n");
+        return 2;
+    }
+    if (nparam == 1)
+        crash_rounds = atoi(param[0]);
+    if (!mkdtemp(state_dir)) {
         perror("mkdtemp");
         return 1;
     }
-    basics(dir);
-    char dir2[600];
-    snprintf(dir2, sizeof dir2, "%s/crash", dir);
-    mkdir(dir2, 0700);
-    crashes(dir2, rounds);
+    return 0;
+}
+
+static void teardown(void) {
     char cmd[700];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", state_dir);
     if (system(cmd) != 0)
-        printf("note: could not remove %s\n", dir);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+        printf("note: could not remove %s\n", state_dir);
+}
+
+int main(int argc, char **argv) {
+    return check_main(argc, argv, setup, teardown);
 }
