@@ -33,7 +33,9 @@ if [ ! -x "$TOID" ]; then
     finish
 fi
 
-FORMATS="ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7"
+# every format the library has (toid formats --json): the loops below cover a
+# format added to the library without a change here
+FORMATS=$("$TOID" formats --json | grep -o '^{"name":"[^"]*"' | cut -d'"' -f4 | paste -sd' ' -)
 
 # ---------------------------------------------------------------------------
 # 1. golden cases
