@@ -41,22 +41,31 @@ DETECT_ORDER=$(printf '%s\n' "$RANKS" | awk '$2 == "true" { print $1 }' | paste 
 check "every format has a detection rank" [ "$(echo $ALL_ORDER | wc -w)" -eq "$(echo $NAMES | wc -w)" ]
 
 # ---- 1. front-end C code
-# FILE:PATTERN lines that may name a format, each with its reason.
+# FILE|<WORD>|reason: the places that may name a format, and why.
 ALLOW_C='
-tools/cmd_convert.c:TOID_ULID                 ULID <-> UUID conversion is about ULID
-tools/cmd_new.c:TOID_ULID                     the default format of toid new
-tools/cmd_range.c:TOID_UID11                  --prefix: uid11 Base58 prefixes (toid_uid11_prefix_range)
-tools/cmd_range.c:TOID_UID11_SEQ              --prefix: uid11 Base58 prefixes (toid_uid11_prefix_range)
-server/config.c:TOID_ULID_FLAKE               the server default on-exhausted=wait for the flake formats
-server/config.c:TOID_ULID_FLAKE_SCALABLE      the server default on-exhausted=wait for the flake formats
-ext/postgres/pg_format.c:TOID_UUIDV7          uuidv7 is PostgreSQL uuid type
-bindings/python/toid/_toid.c:TOID_ULID        new(format="ulid") default
-bindings/node/src/toid_node.c:TOID_ULID       the ulid / uuidv7 fast entry points
-bindings/node/src/toid_node.c:TOID_UUIDV7     the ulid / uuidv7 fast entry points
-bindings/node/src/toid_node.c:"ulid"          the ulid / uuidv7 fast entry points
-bindings/node/src/toid_node.c:"uuidv7"        the ulid / uuidv7 fast entry points
-tools/cmd_convert.c:"ulid"                    convert --to ulid (a kind, not a format)
+tools/cmd_convert.c|<TOID_ULID>|ULID <-> UUID conversion is about ULID
+tools/cmd_new.c|<TOID_ULID>|the default format of toid new
+tools/cmd_range.c|<TOID_UID11>|--prefix: uid11 Base58 prefixes (toid_uid11_prefix_range)
+tools/cmd_range.c|<TOID_UID11_SEQ>|--prefix: uid11 Base58 prefixes (toid_uid11_prefix_range)
+server/config.c|<TOID_ULID_FLAKE>|the server default on-exhausted=wait for the flake formats
+server/config.c|<TOID_ULID_FLAKE_SCALABLE>|the server default on-exhausted=wait for the flake formats
+ext/postgres/pg_format.c|<TOID_UUIDV7>|uuidv7 is PostgreSQL uuid type
+bindings/python/toid/_toid.c|<TOID_ULID>|new(format="ulid") default
+bindings/node/src/toid_node.c|<TOID_ULID>|the ulid / uuidv7 fast entry points
+bindings/node/src/toid_node.c|<TOID_UUIDV7>|the ulid / uuidv7 fast entry points
+bindings/node/src/toid_node.c|<"ulid">|the ulid / uuidv7 fast entry points
+bindings/node/src/toid_node.c|<"uuidv7">|the ulid / uuidv7 fast entry points
+tools/cmd_convert.c|<"ulid">|convert --to ulid (a kind, not a format)
 '
+# allowed LIST FILE TEXT: does a FILE|PATTERN|reason line of LIST let FILE
+# have TEXT (TEXT contains PATTERN)?
+allowed() {
+    local af at
+    while IFS='|' read -r af at _; do
+        [ -n "$af" ] && [ "$af" = "$2" ] && case "$3" in *"$at"*) return 0 ;; esac
+    done <<<"$1"
+    return 1
+}
 found=0
 cd "$SRC" || exit 2
 FILES=$(find tools server ext bindings \( -name node_modules -o -name build \) -prune -o \
@@ -86,11 +95,7 @@ HITS=$(awk -v enums="$(echo $ENUMS)" -v names="$(echo $NAMES)" '
     }' $FILES | sort -u)
 while read -r FILE WORD; do
     [ -z "$FILE" ] && continue
-    ok=0
-    while read -r entry _; do
-        [ -n "$entry" ] && [ "$entry" = "$FILE:$WORD" ] && ok=1
-    done <<<"$ALLOW_C"
-    [ $ok = 1 ] && continue
+    allowed "$ALLOW_C" "$FILE" "<$WORD>" && continue
     fail "$FILE names $WORD (ask the format descriptor or the registry, or allowlist it with a reason)"
     found=1
 done <<<"$HITS"
@@ -115,11 +120,7 @@ LISTS=$(awk -v names="$(echo $NAMES)" '
 found=0
 while IFS=$'\t' read -r where text; do
     [ -z "$where" ] && continue
-    ok=0
-    while IFS='|' read -r af at _; do
-        [ -n "$af" ] && [ "$af" = "${where%%:*}" ] && case "$text" in *"$at"*) ok=1 ;; esac
-    done <<<"$ALLOW_SH"
-    [ $ok = 1 ] && continue
+    allowed "$ALLOW_SH" "${where%%:*}" "$text" && continue
     fail "$where lists formats by hand: take them from toid formats --json"
     found=1
 done <<<"$LISTS"
