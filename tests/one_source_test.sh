@@ -13,7 +13,7 @@
 # 3. The format lists the man pages and the README keep by hand (they cannot
 #    ask the library) equal the library's: the FORMATS table of toid(1) and
 #    the README's, toid(1)'s --all order and the detection order of toid(1)
-#    and toidd(8) (by detect_rank).
+#    and toidd(8) and of toid inspect --help (by detect_rank).
 # The formats are read from include/toid.h and the tool, so a format added
 # to the list is checked without a change here. Needs bash, grep, sed, awk.
 set -u
@@ -141,4 +141,6 @@ DET_DOC=$(unroff <docs/toid.1 | awk '/takes the first in this order:/ { f = 1; n
 check "toid(1) detection order is the ranks' ($DETECT_ORDER): '$DET_DOC'" [ "$DET_DOC" = "$DETECT_ORDER" ]
 DET8=$(unroff <docs/toidd.8 | awk '/^the order / { print; exit }' | sed 's/;.*//' | words)
 check "toidd(8) detection order is the ranks' ($DETECT_ORDER): '$DET8'" [ "$DET8" = "$DETECT_ORDER" ]
+DETH=$("$TOID" inspect --help | tr '\n' ' ' | sed 's/.*takes the first that reads it of://; s/;.*//' | words)
+check "toid inspect --help detection order is the ranks' ($DETECT_ORDER): '$DETH'" [ "$DETH" = "$DETECT_ORDER" ]
 finish
