@@ -6,6 +6,7 @@
  * it (a 5-letter word is not a nanoflake unless the caller says so). */
 #include "codec.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 uint32_t toid_accepting(const char *text, size_t len) {
@@ -167,12 +168,18 @@ static size_t try_order(const char *text, size_t len, unsigned flags, toid_forma
     return n;
 }
 
-/* The formats whose alphabet toid_normalize fixes (Crockford base32). */
+/* The formats whose alphabet toid_normalize fixes (Crockford base32):
+ * found once (every thread finds the same set, so a race only repeats the
+ * search), since lenient detection asks per ID. */
 static uint32_t crockford_formats(void) {
-    uint32_t set = 0;
+    static _Atomic uint32_t known;   /* the set plus bit 31; 0: not yet */
+    uint32_t set = atomic_load_explicit(&known, memory_order_relaxed);
+    if (set)
+        return set & ~(1u << 31);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
         if (strcmp(toid__format_of((toid_format)f)->info.alphabet, "crockford32") == 0)
             set |= 1u << f;
+    atomic_store_explicit(&known, set | 1u << 31, memory_order_relaxed);
     return set;
 }
 
@@ -245,7 +252,11 @@ int toid_detect_flags(const char *text, size_t len, unsigned flags, uint8_t *bin
         *also = 0;
     uint32_t set = readers(text, len, flags);
     toid_format order[TOID_FORMAT_COUNT];
-    size_t n = set ? try_order(text, len, flags, order) : 0;
+    size_t n = 0;
+    if (set & (set - 1))                /* several readers: rank them */
+        n = try_order(text, len, flags, order);
+    else if (set)                       /* one: no ranking to do */
+        order[n++] = (toid_format)__builtin_ctz(set);
     for (size_t i = 0; i < n; i++) {
         toid_format f = order[i];
         if (set & (1u << f)) {
