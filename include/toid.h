@@ -93,6 +93,34 @@ typedef struct toid_format_info {
     uint64_t int_max;          /* largest integer (2^63-1 or 2^64-1), 0 if !has_int */
     unsigned ts_bits;          /* width of the timestamp field */
     const char *spec;          /* where the format is specified */
+    /* The members below were appended later (the struct only ever grows at
+     * its end). Front ends read these facts here instead of keeping copies. */
+    /* The node that keeps generators running at once apart, as
+     * toid_gen_config.node takes it: its width (nanoflake 10, the generator
+     * id; ulid-flake-scalable 5, the sid) and its largest value
+     * (2^node_bits - 1); both 0 when the generator takes no node. */
+    unsigned node_bits;
+    uint32_t node_max;
+    /* A node the caller writes itself into the value's caller_node_bits
+     * lowest bits after generating (the generator takes none): uid11-seq 10,
+     * whose spec fills them at random while its order and uniqueness within
+     * a generator rest on the time and sequence above them. 0 otherwise. */
+    unsigned caller_node_bits;
+    /* 1 when the IDs of one ms come in random order (uid11: its values are
+     * random within a ms; toid_gen_batch sorts a batch), 0 when every ID is
+     * greater than the one before. */
+    int random_order;
+    /* The place of the format (1, 2, ...; unique) in the order detection
+     * tries formats (toid_detect_flags) and TOID_DETECT_ALL lists them. */
+    unsigned detect_rank;
+    /* 1 when detection considers the format on its own; 0 for the formats
+     * whose texts are another's (uid11-seq: uid11's, ulid-flake-scalable:
+     * ulid-flake's), which only TOID_DETECT_ALL reports: name them. */
+    int detected;
+    /* 1 when the canonical text is lower case (nanoflake, uuidv7): for a
+     * text with lower-case letters and no upper-case ones detection tries
+     * these formats before the others of the same length. */
+    int text_lower;
 } toid_format_info;
 
 /* The description of format f, or NULL if f is not a format. */
@@ -152,6 +180,37 @@ TOID_API int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32
 
 /* toid_detect_also without *also. */
 TOID_API int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
+
+/* Flags of toid_detect_flags and toid_decode_flags. */
+/* Also read the Crockford base32 formats (alphabet "crockford32") as
+ * toid_normalize fixes the text: I and L for 1, O for 0, lower case,
+ * hyphens (the CLI's --lenient). */
+#define TOID_DETECT_LENIENT 1u
+/* Every reading: each format whose decoder takes the text at any length
+ * (toid_accepting), the formats that are never detected included. */
+#define TOID_DETECT_ALL 2u
+
+/*
+ * toid_detect_also with flags (0: the same as toid_detect_also). The formats
+ * are tried by detect_rank (toid_format_info), those with text_lower first
+ * for a text with lower-case letters and no upper-case ones; the first that
+ * reads the text is returned (decoded into bin), the other readers go into
+ * *also. TOID_DETECT_ALL: *also holds every other format that decodes the
+ * text (list them by detect_rank). When none reads it, the error is
+ * toid_detect's; with TOID_DETECT_LENIENT that of the normalised text when
+ * normalising changed its length and it has a length some format writes.
+ * *err_pos is always an offset in text.
+ */
+TOID_API int toid_detect_flags(const char *text, size_t len, unsigned flags, uint8_t *bin,
+                               uint32_t *also, size_t *err_pos);
+
+/*
+ * toid_decode_forms, and with TOID_DETECT_LENIENT, for a Crockford base32
+ * format, the text as toid_normalize fixes it (*err_pos an offset in text,
+ * hyphens counted). Errors as toid_decode's.
+ */
+TOID_API int toid_decode_flags(toid_format f, const char *text, size_t len, unsigned flags,
+                               uint8_t *bin, size_t *err_pos);
 
 /*
  * The forms people write a UUID in, to the canonical one: 36 characters

@@ -12,10 +12,13 @@
 
 #include "listen.h"
 
-static const char usage[] =
+/* The help in pieces: print_usage puts the formats in between, from the
+ * registry. */
+static const char usage_head[] =
     "Usage: toidd [OPTION]...\n"
-    "The toid ID server: time-ordered IDs (ulid, ulid-flake, ulid-flake-scalable, scru160,\n"
-    "nanoflake, uid11, uid11-seq, uuidv7) over HTTP/1.1 and RESP2/RESP3 (the Redis protocol).\n"
+    "The toid ID server: time-ordered IDs (";
+static const char usage_listeners[] =
+    ") over HTTP/1.1 and RESP2/RESP3 (the Redis protocol).\n"
     "\n"
     "Listeners (numeric addresses; port 0 picks a free port, logged at start):\n"
     "  --http ADDR:PORT         HTTP listener (default 127.0.0.1:8080; 'off' to disable)\n"
@@ -39,7 +42,9 @@ static const char usage[] =
     "  --clock-wait-max-ms MS   at start, wait at most this for the clock to pass the\n"
     "                           mark, else refuse to start (default 2000; 0: refuse)\n"
     "\n"
-    "Node claims (nanoflake, ulid-flake-scalable: one node, one holder):\n"
+    "Node claims (";
+static const char usage_claims[] =
+    ": one node, one holder):\n"
     "  --claim local|local=DIR|etcd=URL[,URL]...   where node formats claim their node\n"
     "                           (default: local on --state-dir; 'local' alone: the\n"
     "                           per-user directory the toid CLI uses)\n"
@@ -53,7 +58,9 @@ static const char usage[] =
     "  --formats LIST           comma-separated formats to generate (default: all);\n"
     "                           inspection works for every format\n"
     "  --gen FORMAT:KEY=VALUE[,KEY=VALUE]...   generator settings, repeatable. Keys:\n"
-    "      node=N               nanoflake generator id 0..1023, ulid-flake-scalable sid 0..31\n"
+    "      node=N               the node:";
+static const char usage_gen[] =
+    "\n"
     "      epoch=TIME           RFC 3339 or unix ms (ulid-flake(-scalable), nanoflake)\n"
     "      entropy-bytes=N      ulid-flake 1..3, ulid-flake-scalable 1..2\n"
     "      counter=random|micros                  scru160\n"
@@ -244,21 +251,39 @@ static int parse_formats(server_config *c, const char *arg) {
     return 0;
 }
 
+/* The formats whose generator takes a node (the descriptor's node_max). */
 int config_is_node_format(toid_format f) {
-    return f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE;
+    return config_node_max(f) != 0;
 }
 
 uint32_t config_node_max(toid_format f) {
-    return f == TOID_NANOFLAKE ? 1023 : f == TOID_ULID_FLAKE_SCALABLE ? 31 : 0;
+    const toid_format_info *fi = toid_format_get(f);
+    return fi ? fi->node_max : 0;
+}
+
+/* The node formats, "a, b" (from the descriptors), for messages. */
+static const char *node_formats(void) {
+    static char list[256];
+    size_t used = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT && used < sizeof list; f++)
+        if (config_is_node_format((toid_format)f)) {
+            int n = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
+                             toid_format_get((toid_format)f)->name);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    return list;
 }
 
 /* --nodes FORMAT:LO-HI (or FORMAT:N) */
 static int parse_nodes(server_config *c, const char *arg) {
     const char *colon = strchr(arg, ':');
     int f = colon ? toid_format_by_name(arg, (size_t)(colon - arg)) : -1;
-    if (f < 0 || !config_is_node_format((toid_format)f))
-        return bad("--nodes: expected FORMAT:LO-HI with FORMAT nanoflake or "
-                   "ulid-flake-scalable, got '%s'", arg);
+    if (f < 0 || !config_is_node_format((toid_format)f)) {
+        char m[400];
+        snprintf(m, sizeof m, "--nodes: expected FORMAT:LO-HI with FORMAT a node format (%s), got '%%s'",
+                 node_formats());
+        return bad(m, arg);
+    }
     char buf[64];
     if (copy(buf, sizeof buf, colon + 1) < 0)
         return bad("--nodes: bad range in '%s'", arg);
@@ -288,7 +313,51 @@ int64_t config_epoch(const server_config *c, toid_format f) {
 }
 
 uint32_t config_node(const server_config *c, toid_format f) {
-    return f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE ? c->gen[f].node : 0;
+    return config_is_node_format(f) ? c->gen[f].node : 0;
+}
+
+/* Which formats print_formats lists. */
+enum { LIST_ALL, LIST_NODE, LIST_NODE_RANGE };
+
+/* The formats' names (LIST_NODE_RANGE: the node formats with their node's
+ * range, after a space), ", " between them, wrapped before column 87 (the
+ * help's widest lines); col: where the list starts. */
+static void print_formats(size_t col, int which) {
+    int first = 1;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        toid_format fmt = (toid_format)f;
+        if (which != LIST_ALL && !config_is_node_format(fmt))
+            continue;
+        char item[64];
+        int n = which == LIST_NODE_RANGE
+                    ? snprintf(item, sizeof item, "%s 0..%" PRIu32, toid_format_get(fmt)->name,
+                               config_node_max(fmt))
+                    : snprintf(item, sizeof item, "%s", toid_format_get(fmt)->name);
+        if (!first) {
+            fputc(',', stdout);
+            col++;
+        }
+        if (!first && col + 1 + (size_t)n + 1 > 86) {
+            fputs(which == LIST_NODE_RANGE ? "\n                          " : "\n", stdout);
+            col = which == LIST_NODE_RANGE ? 26 : 0;
+        } else if (!first || which == LIST_NODE_RANGE) {
+            fputc(' ', stdout);
+            col++;
+        }
+        fputs(item, stdout);
+        col += (size_t)n;
+        first = 0;
+    }
+}
+
+static void print_usage(void) {
+    fputs(usage_head, stdout);
+    print_formats(strlen("The toid ID server: time-ordered IDs ("), LIST_ALL);
+    fputs(usage_listeners, stdout);
+    print_formats(strlen("Node claims ("), LIST_NODE);
+    fputs(usage_claims, stdout);
+    print_formats(strlen("      node=N               the node:"), LIST_NODE_RANGE);
+    fputs(usage_gen, stdout);
 }
 
 /* --config FILE: its lines become "--key" [value] arguments placed before the
@@ -475,7 +544,7 @@ int config_parse(int argc, char **argv, server_config *c) {
     while ((opt = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (opt) {
         case 'h':
-            fputs(usage, stdout);
+            print_usage();
             return 1;
         case 'V':
             printf("toidd %s (libtoid %s)\n", TOID_VERSION_STRING, toid_version());

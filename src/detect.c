@@ -6,13 +6,8 @@
  * it (a 5-letter word is not a nanoflake unless the caller says so). */
 #include "codec.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
-
-/* The detection rank (toid.h). uid11-seq and ulid-flake-scalable share
- * uid11's and ulid-flake's text and are never detected. */
-static const toid_format detect_order[] = {TOID_UUIDV7, TOID_ULID,       TOID_SCRU160,
-                                           TOID_UID11,  TOID_ULID_FLAKE, TOID_NANOFLAKE};
-#define NDETECT (sizeof detect_order / sizeof detect_order[0])
 
 uint32_t toid_accepting(const char *text, size_t len) {
     uint32_t set = 0;
@@ -140,53 +135,161 @@ uint32_t toid_detectable(const char *text, size_t len) {
     uint8_t bin[TOID_BIN_MAX];
     if ((!text && len) || a_word(text, len))
         return 0;
-    for (size_t i = 0; i < NDETECT; i++) {
-        toid_format f = detect_order[i];
-        if (canonical_length(f, len) && toid_decode_forms(f, text, len, bin, NULL) == 0)
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        if (toid__format_of((toid_format)f)->info.detected && canonical_length((toid_format)f, len) &&
+            toid_decode_forms((toid_format)f, text, len, bin, NULL) == 0)
             set |= 1u << f;
+    return set;
+}
+
+/* The formats to try for this text, in order, into order[]; returns their
+ * count: by detect_rank (ties by the list's order), those with lower-case
+ * canonical text first when the text is lower case, only the detected ones
+ * unless TOID_DETECT_ALL. Formats are data: adding one to the list adds it
+ * here. */
+static size_t try_order(const char *text, size_t len, unsigned flags, toid_format *order) {
+    bool lower = lower_case(text, len);
+    size_t n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t start = n;
+        for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+            const toid_format_info *fi = &toid__format_of((toid_format)f)->info;
+            bool early = lower && fi->text_lower;
+            if ((!fi->detected && !(flags & TOID_DETECT_ALL)) || early != (pass == 0))
+                continue;
+            size_t i = n++;             /* insertion by rank, stable */
+            while (i > start && toid__format_of(order[i - 1])->info.detect_rank > fi->detect_rank) {
+                order[i] = order[i - 1];
+                i--;
+            }
+            order[i] = (toid_format)f;
+        }
+    }
+    return n;
+}
+
+/* The formats whose alphabet toid_normalize fixes (Crockford base32):
+ * found once (every thread finds the same set, so a race only repeats the
+ * search), since lenient detection asks per ID. */
+static uint32_t crockford_formats(void) {
+    static _Atomic uint32_t known;   /* the set plus bit 31; 0: not yet */
+    uint32_t set = atomic_load_explicit(&known, memory_order_relaxed);
+    if (set)
+        return set & ~(1u << 31);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        if (strcmp(toid__format_of((toid_format)f)->info.alphabet, "crockford32") == 0)
+            set |= 1u << f;
+    atomic_store_explicit(&known, set | 1u << 31, memory_order_relaxed);
+    return set;
+}
+
+/* The text as toid_normalize fixes it into norm (64 bytes: every Crockford
+ * text is shorter; a longer result reads as no Crockford format). */
+#define NORM_MAX 64
+static int normalized(const char *text, size_t len, char *norm) {
+    int n = toid_normalize(text, len, norm, NORM_MAX);
+    return n == TOID_EBUFFER ? TOID_ELENGTH : n;
+}
+
+/* The input offset of the k-th byte of the normalised text (hyphens are the
+ * only bytes toid_normalize removes). */
+static size_t input_pos(const char *text, size_t len, size_t k) {
+    for (size_t i = 0; i < len; i++)
+        if (text[i] != '-' && k-- == 0)
+            return i;
+    return len;
+}
+
+int toid_decode_flags(toid_format f, const char *text, size_t len, unsigned flags, uint8_t *bin,
+                      size_t *err_pos) {
+    if (!(flags & TOID_DETECT_LENIENT) || !(crockford_formats() >> f & 1u))
+        return toid_decode_forms(f, text, len, bin, err_pos);
+    if (!text && len)
+        return TOID_EINVAL;
+    char norm[NORM_MAX];
+    int n = normalized(text, len, norm);
+    if (n < 0)
+        return n;
+    size_t pos = 0;
+    int rc = toid_decode(f, norm, (size_t)n, bin, &pos);
+    if (rc == TOID_ECHAR && err_pos)
+        *err_pos = input_pos(text, len, pos);
+    return rc;
+}
+
+/* Which formats read the text: detection's (toid_detectable) or, with
+ * TOID_DETECT_ALL, every decoder's (toid_accepting); with
+ * TOID_DETECT_LENIENT also the Crockford formats that read it normalised. */
+static uint32_t readers(const char *text, size_t len, unsigned flags) {
+    uint32_t (*which)(const char *, size_t) = flags & TOID_DETECT_ALL ? toid_accepting : toid_detectable;
+    uint32_t set = which(text, len);
+    if (flags & TOID_DETECT_LENIENT) {
+        char norm[NORM_MAX];
+        int n = normalized(text, len, norm);
+        if (n >= 0)
+            set |= which(norm, (size_t)n) & crockford_formats();
     }
     return set;
 }
 
-/* The detection rank for this text: ulid-flake and nanoflake swap places
- * for lower-case text (nanoflake's canonical case). */
-static toid_format ranked(size_t i, bool lower) {
-    toid_format f = detect_order[i];
-    if (lower && f == TOID_ULID_FLAKE)
-        return TOID_NANOFLAKE;
-    if (lower && f == TOID_NANOFLAKE)
-        return TOID_ULID_FLAKE;
-    return f;
+/* Why no format reads the text: a word at a length some format writes is a
+ * word (not that format's error); else the error of the first format (in
+ * try_order) whose length it has; else TOID_ELENGTH. */
+static int undetected(const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
+    toid_format order[TOID_FORMAT_COUNT];
+    size_t n = try_order(text, len, 0, order);
+    for (size_t i = 0; i < n; i++)
+        if (canonical_length(order[i], len))
+            return a_word(text, len) ? TOID_EINVAL : toid_decode_forms(order[i], text, len, bin, err_pos);
+    return TOID_ELENGTH;
 }
 
-int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also, size_t *err_pos) {
+int toid_detect_flags(const char *text, size_t len, unsigned flags, uint8_t *bin, uint32_t *also,
+                      size_t *err_pos) {
     if ((!text && len) || !bin)
         return TOID_EINVAL;
     if (also)
         *also = 0;
-    uint32_t mask = toid_detectable(text, len);
-    bool lower = lower_case(text, len);
-    for (size_t i = 0; i < NDETECT; i++) {
-        toid_format f = ranked(i, lower);
-        if (mask & (1u << f)) {
+    uint32_t set = readers(text, len, flags);
+    toid_format order[TOID_FORMAT_COUNT];
+    size_t n = 0;
+    if (set & (set - 1))                /* several readers: rank them */
+        n = try_order(text, len, flags, order);
+    else if (set)                       /* one: no ranking to do */
+        order[n++] = (toid_format)__builtin_ctz(set);
+    for (size_t i = 0; i < n; i++) {
+        toid_format f = order[i];
+        if (set & (1u << f)) {
             if (also)
-                *also = mask & ~(1u << f);
-            return toid_decode_forms(f, text, len, bin, err_pos) == 0 ? (int)f : TOID_EINVAL;
+                *also = set & ~(1u << f);
+            int rc = toid_decode_flags(f, text, len, flags, bin, err_pos);
+            return rc < 0 ? rc : (int)f;
         }
     }
-    /* none reads it: a word at a length some format writes is a word (not
-     * that format's error); else the error of the first (by rank) whose
-     * length it has */
-    for (size_t i = 0; i < NDETECT; i++) {
-        toid_format f = ranked(i, lower);
-        if (canonical_length(f, len))
-            return a_word(text, len) ? TOID_EINVAL : toid_decode_forms(f, text, len, bin, err_pos);
+    if (flags & TOID_DETECT_LENIENT) {
+        /* the normalised text's error, where it has a length some format writes */
+        char norm[NORM_MAX];
+        int nn = normalized(text, len, norm);
+        if (nn >= 0 && (size_t)nn != len) {
+            uint8_t scratch[TOID_BIN_MAX];
+            size_t pos = 0;
+            int rc = toid_detect_also(norm, (size_t)nn, scratch, NULL, &pos);
+            if (rc != TOID_ELENGTH) {
+                if (err_pos)
+                    *err_pos = input_pos(text, len, pos);
+                return rc < 0 ? rc : TOID_EINVAL;
+            }
+        }
     }
-    return TOID_ELENGTH;
+    return undetected(text, len, bin, err_pos);
+}
+
+int toid_detect_also(const char *text, size_t len, uint8_t *bin, uint32_t *also, size_t *err_pos) {
+    return toid_detect_flags(text, len, 0, bin, also, err_pos);
 }
 
 int toid_detect(const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
-    return toid_detect_also(text, len, bin, NULL, err_pos);
+    return toid_detect_flags(text, len, 0, bin, NULL, err_pos);
 }
 
 /* ---- the cause, in words -------------------------------------------------- */

@@ -36,11 +36,12 @@ const toid__format toid__fmt_nanoflake = {
         .default_epoch_ms = TOID__EPOCH_2024, .epoch_configurable = 1,
         .has_int = 1, .int_max = TOID__MAX63, .ts_bits = 41,
         .spec = "Nanoflake specification",
+        .node_bits = 10, .node_max = 1023, .detect_rank = 8, .detected = 1, .text_lower = 1,
     },
     .decode = nanoflake_decode, .encode = nanoflake_encode,
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
     .next = nanoflake_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
-    .default_on_behind = TOID_BEHIND_WAIT, .node_bits = 10, .no_entropy = true,
+    .default_on_behind = TOID_BEHIND_WAIT, .no_entropy = true,
     .pack = toid__seq_pack, .unpack = toid__seq_unpack,
 };

@@ -130,6 +130,7 @@ const toid__format toid__fmt_scru160 = {
         .format = TOID_SCRU160, .name = "scru160", .bits = 160, .bin_size = 20,
         .text_len = 32, .text_len_min = 32, .text_len_alt = 40, .alphabet = "base32hex",
         .ts_bits = 48, .spec = "SCRU160 specification",
+        .detect_rank = 3, .detected = 1,
     },
     .decode = scru160_decode, .encode = scru160_encode,
     .ts_shift = 112, .nfields = 3,

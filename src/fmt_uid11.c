@@ -71,12 +71,13 @@ const toid__format toid__fmt_uid11 = {
         .default_epoch_ms = TOID__EPOCH_XID, .epoch_configurable = 0,
         .has_int = 1, .int_max = UINT64_MAX, .ts_bits = 42,
         .spec = "uid11 specification, profile xid (section 8)",
+        .random_order = 1, .detect_rank = 4, .detected = 1,
     },
     .decode = toid__uid11_decode, .encode = toid__uid11_encode,
     .ts_shift = 22, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 22}},
     .next = uid11_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
-    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 3, .random_order = true,
+    .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 3,
 };
 
 int toid_uid11_prefix_range(const char *text, size_t len, uint64_t *lo, uint64_t *hi,

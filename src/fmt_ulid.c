@@ -80,6 +80,7 @@ const toid__format toid__fmt_ulid = {
         .format = TOID_ULID, .name = "ulid", .bits = 128, .bin_size = 16,
         .text_len = 26, .text_len_min = 26, .alphabet = "crockford32",
         .ts_bits = 48, .spec = "ULID specification",
+        .detect_rank = 2, .detected = 1,
     },
     .decode = ulid_decode, .encode = ulid_encode,
     .ts_shift = 80, .nfields = 1,

@@ -138,6 +138,7 @@ const toid__format toid__fmt_uuidv7 = {
         .format = TOID_UUIDV7, .name = "uuidv7", .bits = 128, .bin_size = 16,
         .text_len = 36, .text_len_min = 36, .alphabet = "hex",
         .ts_bits = 48, .spec = "RFC 9562, section 5.7",
+        .detect_rank = 1, .detected = 1, .text_lower = 1,
     },
     .decode = uuidv7_decode, .encode = toid__uuid_text_encode,
     .ts_shift = 80, .nfields = 0,

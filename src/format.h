@@ -58,10 +58,8 @@ typedef struct toid__format {
     void (*unpack)(uint64_t word, toid_gen_head *g);
     uint8_t default_on_exhausted;  /* toid_on_exhausted */
     uint8_t default_on_behind;     /* toid_on_behind */
-    uint8_t node_bits;             /* nanoflake 10, ulid-flake-scalable 5 */
     uint8_t max_entropy_bytes;     /* ulid-flake "+n" */
     uint8_t entropy_per_id;        /* bytes every ID draws (a new ms may draw more) */
-    bool random_order;             /* uid11: values are random within a ms */
     bool no_entropy;               /* nanoflake: draws no random bytes at all */
 } toid__format;
 

@@ -34,7 +34,7 @@ int toid_gen_config_default(toid_format f, toid_gen_config *cfg) {
     cfg->on_behind = (toid_on_behind)fmt->default_on_behind;
     cfg->wait_max_ms = DEFAULT_WAIT_MS;
     cfg->behind_allow_ms = DEFAULT_ALLOW_MS;
-    cfg->per_ms_cap = fmt->random_order ? UID11_CAP_MAX : 0;
+    cfg->per_ms_cap = fmt->info.random_order ? UID11_CAP_MAX : 0;
     return 0;
 }
 
@@ -49,7 +49,7 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
     if (toid__resolve_epoch(fmt, e, epoch) < 0)
         return TOID_EINVAL;
     out->epoch_ms = *epoch;
-    if (in->node >> fmt->node_bits)
+    if (in->node >> fmt->info.node_bits)
         return TOID_EINVAL;
     if (!in->entropy_bytes)
         out->entropy_bytes = d.entropy_bytes;
@@ -75,7 +75,7 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
         out->behind_allow_ms = d.behind_allow_ms;
     if (!in->per_ms_cap)
         out->per_ms_cap = d.per_ms_cap;
-    else if (!fmt->random_order || in->per_ms_cap > UID11_CAP_MAX)
+    else if (!fmt->info.random_order || in->per_ms_cap > UID11_CAP_MAX)
         return TOID_EINVAL;
     if (in->flags & ~(TOID_GEN_UNLOCKED | TOID_GEN_SHARED))
         return TOID_EINVAL;
@@ -98,14 +98,14 @@ static void forget_state(toid_gen *g) {
  * toid_gen_init_size checked is there. NULL for the formats without one. */
 _Static_assert(offsetof(toid_gen_uid11, seen) == sizeof(toid_gen), "the set follows the toid_gen");
 static uint32_t *seen_of(toid_gen *g, const toid__format *fmt) {
-    return fmt->random_order ? ((toid_gen_uid11 *)(void *)g)->seen : NULL;
+    return fmt->info.random_order ? ((toid_gen_uid11 *)(void *)g)->seen : NULL;
 }
 
 size_t toid_gen_size(toid_format f) {
     const toid__format *fmt = toid__format_of(f);
     if (!fmt)
         return 0;
-    return fmt->random_order ? sizeof(toid_gen_uid11) : sizeof(toid_gen);
+    return fmt->info.random_order ? sizeof(toid_gen_uid11) : sizeof(toid_gen);
 }
 
 static int shared_lock_init(toid_gen *g);
@@ -272,7 +272,7 @@ static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__fo
     lock(g);
     if (g->h.fork_generation != gen) {
         forget_state(g);
-        if (fmt->node_bits)
+        if (fmt->info.node_bits)
             g->h.state |= TOID__GEN_FORKED;
         __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
     }
@@ -569,7 +569,7 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
         rc = 0;
     }
 done:
-    if (fmt && fmt->random_order && made > 1)
+    if (fmt && fmt->info.random_order && made > 1)
         qsort(out, made, size, cmp_u64_be);
     if (made_out)
         *made_out = made;
@@ -589,7 +589,7 @@ done:
  * and uid11 (sorted batches) always take produce(). */
 static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out,
                                                             unsigned *status) {
-    if (__builtin_expect((g->h.cfg.flags & TOID_GEN_SHARED) || fmt->random_order, 0))
+    if (__builtin_expect((g->h.cfg.flags & TOID_GEN_SHARED) || fmt->info.random_order, 0))
         goto slow;
     int rc = check_fork(g, fmt);
     if (rc < 0)

@@ -420,8 +420,12 @@ int64_t cli_common_check(const cli_common *c, int f, unsigned flags) {
             cli_usage("'--epoch' does not apply to %s", fi->name);
         if ((flags & CLI_EPOCH_NOT_UNIX) && c->epoch_ms == 0)   /* toid_gen_config reads 0 as "the default epoch" */
             cli_usage("'--epoch' cannot be the Unix epoch itself for new");
-        /* every format with a configurable epoch takes the same epochs */
-        if (toid_time_span(fi ? (toid_format)f : TOID_NANOFLAKE, c->epoch_ms, &lo, &hi) < 0)
+        /* every format with a configurable epoch takes the same epochs: without
+         * -f, check with the first such format */
+        int any = 0;
+        while (!fi && any + 1 < TOID_FORMAT_COUNT && !toid_format_get((toid_format)any)->epoch_configurable)
+            any++;
+        if (toid_time_span(fi ? (toid_format)f : (toid_format)any, c->epoch_ms, &lo, &hi) < 0)
             cli_usage("bad value '%s' for --epoch (0 .. 2^48-1 ms)", cli_show(c->epoch_text));
     }
     return fi ? cli_epoch_for((toid_format)f, c->have_epoch, c->epoch_ms) : TOID_EPOCH_DEFAULT;

@@ -10,7 +10,8 @@ static const char help_text[] =
     "Print the table of formats: name, significant bits, canonical text length,\n"
     "alphabet, default epoch (* if configurable) and specification.\n"
     "\n"
-    "      --json     a JSON array, one object per format (with every property)\n"
+    "      --json     a JSON array, one object per format (with every property of\n"
+    "                 toid_format_info, and its fields' names and widths)\n"
     "  -h, --help     show this help\n";
 
 enum { OPT_JSON = 1 };
@@ -50,6 +51,24 @@ static void json_bool(const char *key, int v) {
     out_str(v ? ":true" : ":false");
 }
 
+/* "fields": the format's fields from its layout (toid_layout): name and
+ * width; the time and the sub-fields toid_make takes, not fixed bits. */
+static void print_fields(toid_format f) {
+    toid_layout_field lay[TOID_LAYOUT_MAX];
+    int n = toid_layout(f, lay), first = 1;
+    out_str(",\"fields\":[");
+    for (int i = 0; i < n; i++) {
+        if (lay[i].kind != TOID_LAYOUT_TIME && lay[i].kind != TOID_LAYOUT_FIELD)
+            continue;
+        out_str(first ? "{\"name\":" : ",{\"name\":");
+        json_string(lay[i].name);
+        json_number("bits", lay[i].bit_width, 0);
+        out_char('}');
+        first = 0;
+    }
+    out_char(']');
+}
+
 static void print_json(void) {
     out_str("[\n");
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
@@ -79,6 +98,14 @@ static void print_json(void) {
         json_number("ts_bits", fi->ts_bits, 0);
         out_str(",\"spec\":");
         json_string(fi->spec);
+        json_number("node_bits", fi->node_bits, 0);
+        json_number("node_max", fi->node_max, 0);
+        json_number("caller_node_bits", fi->caller_node_bits, 0);
+        json_bool("random_order", fi->random_order);
+        json_number("detect_rank", fi->detect_rank, 0);
+        json_bool("detected", fi->detected);
+        json_bool("text_lower", fi->text_lower);
+        print_fields((toid_format)f);
         out_str(f + 1 < TOID_FORMAT_COUNT ? "},\n" : "}\n");
     }
     out_str("]\n");

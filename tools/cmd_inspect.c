@@ -57,55 +57,17 @@ static const cli_option options[] = {
     {NULL, 0, 0, 0},
 };
 
-/* The detection order, then the order of --all. */
-static const toid_format detect_order[] = {TOID_UUIDV7, TOID_ULID,       TOID_SCRU160,
-                                           TOID_UID11,  TOID_ULID_FLAKE, TOID_NANOFLAKE};
-static const toid_format all_order[] = {TOID_UUIDV7,     TOID_ULID,           TOID_SCRU160,
-                                        TOID_UID11,      TOID_UID11_SEQ,      TOID_ULID_FLAKE,
-                                        TOID_ULID_FLAKE_SCALABLE, TOID_NANOFLAKE};
-#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
-
 typedef struct settings {
     int fixed;              /* -f given */
     toid_format format;
     cli_common common;      /* --json, --epoch */
     int lenient, int_mode, all, local;
     int layout, color;      /* --layout; its colours (layout_color) */
-    uint32_t crockford;     /* formats that --lenient applies to */
+    unsigned detect;        /* toid_detect_flags flags: --lenient, --all */
 } settings;
 
 static settings S;
 static size_t records;      /* records written so far (blank lines between) */
-
-/* ---- scratch for normalised text ---------------------------------------------- */
-
-static char *norm_buf;
-static size_t norm_cap;
-
-static char *scratch(size_t n) {
-    if (n > norm_cap) {
-        size_t cap = norm_cap ? norm_cap : 256;
-        while (cap < n)
-            cap *= 2;
-        char *b = realloc(norm_buf, cap);
-        if (!b) {
-            cli_fail("out of memory");
-            cli_exit(CLI_EXIT_FAIL);
-        }
-        norm_buf = b;
-        norm_cap = cap;
-    }
-    return norm_buf;
-}
-
-/* The input offset of the k-th byte of the normalised text (hyphens are the
- * only bytes toid_normalize removes). */
-static size_t input_pos(const char *s, size_t len, size_t k) {
-    for (size_t i = 0; i < len; i++)
-        if (s[i] != '-' && k-- == 0)
-            return i;
-    return len;
-}
 
 /* ---- decoding ---------------------------------------------------------------- */
 
@@ -113,17 +75,7 @@ static int decode_as(toid_format f, const char *s, size_t len, uint8_t *bin, siz
     *pos = 0;
     if (S.int_mode)
         return toid_decode_int(f, s, len, bin, pos);
-    if (S.lenient && (S.crockford >> f & 1u)) {
-        char *norm = scratch(len + 1);
-        int n = toid_normalize(s, len, norm, len + 1);
-        if (n < 0)
-            return n;
-        int rc = toid_decode(f, norm, (size_t)n, bin, pos);
-        if (rc == TOID_ECHAR)
-            *pos = input_pos(s, len, *pos);
-        return rc;
-    }
-    return toid_decode_forms(f, s, len, bin, pos);
+    return toid_decode_flags(f, s, len, S.detect & TOID_DETECT_LENIENT, bin, pos);
 }
 
 /* The extras of a record: the other formats that read the ID, and the local
@@ -188,52 +140,6 @@ static void input_error(int fmt, const char *s, size_t len, int err, size_t pos)
     cli_reject(fmt, s, len, err, pos);
 }
 
-/* Which formats detection considers s to be (toid_detectable), --lenient
- * included; with --all, every format that decodes it. */
-static uint32_t accepting(const char *s, size_t len) {
-    uint32_t (*which)(const char *, size_t) = S.all ? toid_accepting : toid_detectable;
-    uint32_t mask = which(s, len);
-    if (S.lenient) {
-        char *norm = scratch(len + 1);
-        int n = toid_normalize(s, len, norm, len + 1);
-        if (n >= 0)
-            mask |= which(norm, (size_t)n) & S.crockford;
-    }
-    return mask;
-}
-
-/* ulid-flake or nanoflake, when both accept: the letter case decides. */
-static int looks_lower(const char *s, size_t len) {
-    int lower = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] >= 'A' && s[i] <= 'Z')
-            return 0;
-        lower |= s[i] >= 'a' && s[i] <= 'z';
-    }
-    return lower;
-}
-
-/* The error to report when no format is detected: the library's (the first
- * format by rank that has the text's length), in its words; with --lenient,
- * that of the normalised text where it has a Crockford format's length. */
-static void report_undetected(const char *s, size_t len) {
-    uint8_t bin[TOID_BIN_MAX];
-    size_t pos = 0;
-    if (S.lenient) {
-        char *norm = scratch(len + 1);
-        int n = toid_normalize(s, len, norm, len + 1);
-        if (n >= 0 && (size_t)n != len) {
-            int rc = toid_detect(norm, (size_t)n, bin, &pos);
-            if (rc != TOID_ELENGTH) {
-                input_error(-1, s, len, rc < 0 ? rc : TOID_EINVAL, input_pos(s, len, pos));
-                return;
-            }
-        }
-    }
-    int rc = toid_detect(s, len, bin, &pos);
-    input_error(-1, s, len, rc < 0 ? rc : TOID_EINVAL, pos);
-}
-
 static void inspect_one(const char *s, size_t len) {
     uint8_t bin[TOID_BIN_MAX];
     size_t pos;
@@ -245,34 +151,23 @@ static void inspect_one(const char *s, size_t len) {
             emit(S.format, bin, 0);
         return;
     }
-    uint32_t mask = accepting(s, len);
-    if (!mask) {
-        report_undetected(s, len);
+    uint32_t also = 0;
+    int rc = toid_detect_flags(s, len, S.detect, bin, &also, &pos);
+    if (rc < 0) {
+        input_error(-1, s, len, rc, pos);
         return;
     }
-    if (S.all) {
-        for (size_t i = 0; i < COUNT_OF(all_order); i++)
-            if (mask >> all_order[i] & 1u && decode_as(all_order[i], s, len, bin, &pos) == 0)
-                emit(all_order[i], bin, 0);
+    if (!S.all) {
+        emit((toid_format)rc, bin, also);
         return;
     }
-    int lower = looks_lower(s, len);
-    for (size_t i = 0; i < COUNT_OF(detect_order); i++) {
-        toid_format f = detect_order[i];
-        if (lower && f == TOID_ULID_FLAKE)          /* nanoflake's canonical case */
-            f = TOID_NANOFLAKE;
-        else if (lower && f == TOID_NANOFLAKE)
-            f = TOID_ULID_FLAKE;
-        if (mask >> f & 1u) {
-            int rc = decode_as(f, s, len, bin, &pos);
-            if (rc < 0)
-                input_error(-1, s, len, rc, pos);
-            else
-                emit(f, bin, mask & ~(1u << f));
-            return;
-        }
-    }
-    report_undetected(s, len);
+    /* --all: every reading, by the formats' detection rank */
+    uint32_t set = also | 1u << rc;
+    for (unsigned rank = 1; rank <= TOID_FORMAT_COUNT; rank++)
+        for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+            if (set >> f & 1u && toid_format_get((toid_format)f)->detect_rank == rank &&
+                decode_as((toid_format)f, s, len, bin, &pos) == 0)
+                emit((toid_format)f, bin, 0);
 }
 
 /* ---- stdin ------------------------------------------------------------------------ */
@@ -373,9 +268,7 @@ int cmd_inspect(int argc, char **argv) {
             break;
         }
     }
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-        if (strcmp(toid_format_get((toid_format)f)->alphabet, "crockford32") == 0)
-            S.crockford |= 1u << f;
+    S.detect = (S.lenient ? TOID_DETECT_LENIENT : 0u) | (S.all ? TOID_DETECT_ALL : 0u);
     if (S.all && S.fixed)
         cli_usage("'--all' and '-f' cannot be combined");
     if (S.int_mode && (!S.fixed || !toid_format_get(S.format)->has_int))

@@ -94,15 +94,20 @@ static int pool_bytes(void *ctx, uint8_t *out, size_t n) {
     return 0;
 }
 
-static int cmp8(const void *a, const void *b) { return memcmp(a, b, 8); }
+static size_t cmp_size;   /* the binary size of the IDs being sorted */
+static int cmp_ids(const void *a, const void *b) { return memcmp(a, b, cmp_size); }
 
-/* uid11-seq with a node: its 10 low bits (random in the spec's profile) are
- * the node, so that generators with different nodes never meet. */
-static void set_low_node(uint8_t *b, size_t n, uint32_t node) {
-    for (size_t i = 0; i < n; i++, b += 8) {
-        b[6] = (uint8_t)((b[6] & 0xFC) | (node >> 8 & 3));
-        b[7] = (uint8_t)node;
-    }
+/* A format whose node the caller writes (caller_node_bits, uid11-seq: its 10
+ * low bits, random in the spec's profile): the node goes there, so that
+ * generators with different nodes never meet. */
+static void set_low_node(uint8_t *b, size_t n, size_t size, unsigned bits, uint32_t node) {
+    for (size_t i = 0; i < n; i++, b += size)
+        for (unsigned k = 0; k < bits; k += 8) {
+            uint8_t *p = b + size - 1 - k / 8;
+            unsigned w = bits - k < 8 ? bits - k : 8;
+            uint8_t mask = (uint8_t)((1u << w) - 1);
+            *p = (uint8_t)((*p & ~mask) | ((node >> k) & mask));
+        }
 }
 
 /* n IDs at *ms (and later ms as they fill up). Returns the number made; on
@@ -121,8 +126,10 @@ static size_t batch_at(toid_format f, int64_t *ms, pool *p, size_t n, int *err) 
             break;
         }
     }
-    if (f == TOID_UID11 && made > 1)   /* random within a ms: sorted, as toid_gen_batch does */
-        qsort(bins, made, size, cmp8);
+    if (toid_format_get(f)->random_order && made > 1) {   /* sorted, as toid_gen_batch does */
+        cmp_size = size;
+        qsort(bins, made, size, cmp_ids);
+    }
     return made;
 }
 
@@ -231,13 +238,11 @@ int cmd_new(int argc, char **argv) {
     uint32_t max_node = new_claim_max_node(f);
     if (have_node) {
         if (!max_node)
-            cli_usage("'--node' applies to nanoflake, ulid-flake-scalable and uid11-seq, not %s",
-                      fi->name);
+            cli_usage("'--node' applies to %s, not %s", new_claim_node_formats(), fi->name);
         node = cli_uint_option("--node", node_text, max_node);
     }
     if (claim_opt && !max_node)
-        cli_usage("'--claim' applies to nanoflake, ulid-flake-scalable and uid11-seq, not %s",
-                  fi->name);
+        cli_usage("'--claim' applies to %s, not %s", new_claim_node_formats(), fi->name);
     if (claim_opt && no_claim)
         cli_usage("'--no-claim' and '--claim' cannot be combined");
     if (claim_opt && at_text)
@@ -255,13 +260,13 @@ int cmd_new(int argc, char **argv) {
             return crc;
         node = got;
     }
-    int node_bits = f == TOID_UID11_SEQ && (have_node || claimed);
+    unsigned node_bits = have_node || claimed ? fi->caller_node_bits : 0;
 
     toid_gen_config cfg;
     memset(&cfg, 0, sizeof cfg);
     toid_gen_config_default(f, &cfg);
     cfg.epoch_ms = c.have_epoch ? c.epoch_ms : 0;
-    cfg.node = f == TOID_UID11_SEQ ? 0 : (uint32_t)node;
+    cfg.node = fi->caller_node_bits ? 0 : (uint32_t)node;
     if (cfg.on_exhausted != TOID_EXHAUSTED_ADVANCE)
         cfg.on_exhausted = TOID_EXHAUSTED_WAIT;   /* wait for the next ms, never fail */
     if (cfg.on_behind == TOID_BEHIND_ERROR)
@@ -295,7 +300,7 @@ int cmd_new(int argc, char **argv) {
             err = rc < 0 ? rc : 0;
         }
         if (node_bits)
-            set_low_node(bins, made, (uint32_t)node);
+            set_low_node(bins, made, size, node_bits, (uint32_t)node);
         if (claimed && new_claim_admit(f, epoch_eff, bins, made) != 0) {
             progress_end(&pr);
             return CLI_EXIT_FAIL;   /* nothing of this batch leaves */

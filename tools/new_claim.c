@@ -34,8 +34,29 @@ static void give_back(void) {
 }
 
 uint32_t new_claim_max_node(toid_format f) {
-    return f == TOID_NANOFLAKE ? 1023 : f == TOID_ULID_FLAKE_SCALABLE ? 31
-           : f == TOID_UID11_SEQ ? 1023 : 0;
+    const toid_format_info *fi = toid_format_get(f);
+    if (!fi)
+        return 0;
+    if (fi->node_max)
+        return fi->node_max;
+    return fi->caller_node_bits ? (uint32_t)((1ull << fi->caller_node_bits) - 1) : 0;
+}
+
+const char *new_claim_node_formats(void) {
+    static char list[256];
+    size_t used = 0;
+    int count = 0, seen = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        count += new_claim_max_node((toid_format)f) != 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT && used < sizeof list; f++) {
+        if (!new_claim_max_node((toid_format)f))
+            continue;
+        seen++;
+        const char *sep = seen == 1 ? "" : seen == count ? " and " : ", ";
+        int n = snprintf(list + used, sizeof list - used, "%s%s", sep, toid_format_get((toid_format)f)->name);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return list;
 }
 
 int new_claim_start(toid_format f, int64_t epoch_ms, int have_node, uint32_t node,

@@ -14,9 +14,14 @@ typedef struct new_claim_opts {
     uint32_t ttl_s;     /* --claim-ttl (etcd); 0: the default */
 } new_claim_opts;
 
-/* The largest node of f (nanoflake 1023, ulid-flake-scalable 31, uid11-seq
- * 1023: its 10 low bits), or 0 if f has no node. */
+/* The largest node of f, or 0 if f has no node: from its descriptor, the
+ * generator's node (node_max) or the one toid new writes into the value's
+ * low bits (caller_node_bits). */
 uint32_t new_claim_max_node(toid_format f);
+
+/* The node formats as people read them ("a, b and c"), from the
+ * descriptors: for messages. */
+const char *new_claim_node_formats(void);
 
 /*
  * Claims node `node` of f (have_node) or the lowest free one, for IDs of

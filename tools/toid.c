@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage_text[] =
+/* The help, around the list of formats (print_usage puts it in from the
+ * registry). */
+static const char usage_head[] =
     "Usage: toid COMMAND [OPTION]... [ARG]...\n"
     "Generate, inspect and compose time-ordered IDs: ULID, Ulid-Flake, SCRU160,\n"
     "Nanoflake, uid11 and UUIDv7.\n"
@@ -25,8 +27,9 @@ static const char usage_text[] =
     "  -h, --help                 show this help (also: toid COMMAND --help)\n"
     "  -V, --version              show the version\n"
     "\n"
-    "Formats: ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq\n"
-    "uuidv7 (any case; aliases uuid7, xid). TIME is ISO 8601 (2024,\n"
+    "Formats:";
+static const char usage_tail[] =
+    " (any case; aliases uuid7, xid). TIME is ISO 8601 (2024,\n"
     "2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer unix ms, or 'now'.\n"
     "Exit status: 0 success, 1 an invalid input or a failure, 2 a usage error.\n"
     "See toid(1) for the details.\n";
@@ -48,6 +51,26 @@ static const command *find_command(const char *name) {
     return NULL;
 }
 
+/* The help with the formats the library has, wrapped before column 80. */
+static void print_usage(void) {
+    out_str(usage_head);
+    size_t col = strlen("Formats:");
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const char *name = toid_format_get((toid_format)f)->name;
+        size_t n = strlen(name);
+        if (col + 1 + n > 79) {
+            out_char('\n');
+            col = 0;
+        } else {
+            out_char(' ');
+            col++;
+        }
+        out_str(name);
+        col += n;
+    }
+    out_str(usage_tail);
+}
+
 static CLI_NORETURN void unknown_command(const char *name) {
     cli_usage("unknown command '%s'", cli_show(name));
 }
@@ -66,7 +89,7 @@ int main(int argc, char **argv) {
     }
     const char *a = argv[1];
     if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-        out_str(usage_text);
+        print_usage();
         cli_exit(CLI_EXIT_OK);
     }
     if (strcmp(a, "-V") == 0 || strcmp(a, "--version") == 0) {
@@ -77,7 +100,7 @@ int main(int argc, char **argv) {
     }
     if (strcmp(a, "help") == 0) {
         if (argc == 2) {
-            out_str(usage_text);
+            print_usage();
             cli_exit(CLI_EXIT_OK);
         }
         if (argc > 3)

@@ -19,24 +19,6 @@ static pgtoid_fmt formats[TOID_FORMAT_COUNT];
 static char type_names[TOID_FORMAT_COUNT][32];
 static bool formats_ready;
 
-/* The largest node a format's generator accepts, found by asking
- * toid_gen_init (toid_format_info does not carry node bits), or -1. */
-static int probe_node_max(toid_format f) {
-    toid_gen probe;         /* plain: node >= 1 is refused for uid11 before its memory is */
-    toid_gen_config c;
-    int bits = 0;
-    while (bits < 20) {
-        memset(&c, 0, sizeof c);
-        c.format = f;
-        c.node = 1u << bits;
-        c.flags = TOID_GEN_UNLOCKED;
-        if (toid_gen_init(&probe, &c) < 0)
-            break;
-        bits++;
-    }
-    return bits ? (int)((1u << bits) - 1) : -1;
-}
-
 static void build_formats(void) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         const toid_format_info *info = toid_format_get((toid_format)f);
@@ -51,7 +33,7 @@ static void build_formats(void) {
         p->len = (int)info->bin_size;
         p->byval = info->bin_size == 8;
         p->is_unsigned = info->has_int && info->int_max == UINT64_MAX;
-        p->node_max = probe_node_max((toid_format)f);
+        p->node_max = info->node_max ? (int)info->node_max : -1;   /* the generator's node */
     }
     formats_ready = true;
 }

@@ -31,10 +31,6 @@ typedef struct gen_entry {
 
 static _Atomic(gen_entry *) gen_heads[TOID_FORMAT_COUNT];
 
-/* node_max + 1 per format, 0 while not yet asked (the answer is the same
- * whoever asks first, so a race only repeats the question). */
-static _Atomic uint32_t node_max_plus1[TOID_FORMAT_COUNT];
-
 /* The generator settings of the extension: the format's defaults, except
  * that a full ms or a clock step back waits (bounded by the library) instead
  * of failing the statement, as the CLI does: a bulk INSERT ... SELECT should
@@ -50,24 +46,8 @@ static void extension_config(toid_format f, uint32_t node, toid_gen_config *cfg)
 }
 
 uint32_t toidsql_node_max(toid_format f) {
-    uint32_t known = atomic_load(&node_max_plus1[f]);
-    if (known)
-        return known - 1;
-    /* The largest power of two the library takes as a node bounds the node
-     * field: probe 1, 2, 4, ... until toid_gen_init refuses. A plain
-     * toid_gen will do: a node >= 1 is a config error for uid11, refused
-     * before its larger memory is asked for. */
-    toid_gen probe;
-    uint32_t max = 0;
-    for (unsigned bit = 0; bit < 32; bit++) {
-        toid_gen_config cfg;
-        extension_config(f, 1u << bit, &cfg);
-        if (toid_gen_init(&probe, &cfg) < 0)
-            break;
-        max = (uint32_t)((2ull << bit) - 1);
-    }
-    atomic_store(&node_max_plus1[f], max + 1);
-    return max;
+    const toid_format_info *fi = toid_format_get(f);
+    return fi ? fi->node_max : 0;   /* the generator's node (the descriptor) */
 }
 
 static gen_entry *find(gen_entry *e, uint32_t node) {

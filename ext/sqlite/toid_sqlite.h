@@ -22,8 +22,8 @@ __attribute__((visibility("default"))) int sqlite3_toid_init(sqlite3 *db, char *
 
 /*
  * The largest node id of format f (nanoflake 1023, ulid-flake-scalable 31),
- * or 0 when the format has no node. Asked of the library once per format
- * (the largest node its toid_gen_init accepts), not hard-coded here.
+ * or 0 when the format has no node: the descriptor's node_max
+ * (toid_format_info), not hard-coded here.
  */
 uint32_t toidsql_node_max(toid_format f);
 

@@ -94,7 +94,8 @@ check "nothing loaded from elsewhere" bash -c \
 check "the script fetches this server only" bash -c \
     '! grep -Eq "fetch\((.https?:|.//)|XMLHttpRequest|eval\(|new Function|import\(" "$1"' _ "$WORK/app.js"
 check "an unknown path is still 404" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/nope.js")" = 404 ]
-for f in ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7; do
+# every format the server has (/v1/formats)
+for f in $(curl -s "$URL/v1/formats" | grep -o '"name":"[^"]*"' | cut -d'"' -f4); do
     curl -s -D "$WORK/lh" "$URL/v1/layout/$f" >"$WORK/layout.json"
     check "/v1/layout/$f is JSON" grep -qi '^Content-Type: application/json' "$WORK/lh"
     check "/v1/layout/$f covers every bit once" "$PY" -c '

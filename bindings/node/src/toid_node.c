@@ -24,7 +24,7 @@
 
 /* The largest node of each format's generator (nanoflake 1023,
  * ulid-flake-scalable 31), 0 for the formats without a node: asked of the
- * library at each load (toid_node_max.h; worker threads find the same). */
+ * format descriptor at each load (toid_node_max.h; worker threads find the same). */
 static _Atomic uint32_t node_max[TOID_FORMAT_COUNT];
 
 /* Whether the last configure() of a node format gave its process-wide
@@ -274,13 +274,11 @@ static bool epoch_at(napi_env env, const args_t *a, size_t i, int64_t *epoch) {
 /* ---- node formats ------------------------------------------------------- */
 
 /* Fills node_max (see toid_node_max.h); the same answer on every load. */
-static bool probe_node_max(void) {
-    toid_gen probe;
+static void fill_node_max(void) {
     uint32_t max[TOID_FORMAT_COUNT];
-    toid_bindings_node_max(&probe, max);
+    toid_bindings_node_max(max);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
         atomic_store(&node_max[f], max[f]);
-    return true;
 }
 
 /* ---- results ------------------------------------------------------------ */
@@ -744,10 +742,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         { "encode", js_encode }, { "describe", js_describe }, { "fromInt", js_from_int },
         { "make", js_make }, { "formats", js_formats }, { "version", js_version },
     };
-    if (!probe_node_max()) {
-        napi_throw_error(env, "TOID_ENOMEM", "out of memory");
-        return NULL;
-    }
+    fill_node_max();
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
         napi_value fn;
         if (napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].fn, NULL, &fn)

@@ -29,7 +29,7 @@ static PyObject *format_names[TOID_FORMAT_COUNT]; /* interned "ulid", ... */
 
 /* The largest node of each format's generator (nanoflake 1023,
  * ulid-flake-scalable 31), 0 for the formats without a node: asked of the
- * library at import (toid_node_max.h). */
+ * format descriptor at import (toid_node_max.h). */
 static uint32_t node_max[TOID_FORMAT_COUNT];
 
 /* Whether the last configure() of a node format gave its process-wide
@@ -60,13 +60,6 @@ static int format_arg(PyObject *obj) {
     if (f < 0)
         PyErr_Format(PyExc_ValueError, "unknown format %R (formats: toid.FORMATS)", obj);
     return f;
-}
-
-/* Fills node_max (see toid_node_max.h). */
-static int probe_node_max(void) {
-    toid_gen probe;
-    toid_bindings_node_max(&probe, node_max);
-    return 0;
 }
 
 /* An ASCII text as a new str, without a UTF-8 decoding pass. */
@@ -740,7 +733,8 @@ PyMODINIT_FUNC PyInit__toid(void) {
         if (!format_names[f]
             && !(format_names[f] = PyUnicode_InternFromString(toid_format_get((toid_format)f)->name)))
             return NULL;
-    if (probe_node_max() < 0 || PyType_Ready(&GeneratorType) < 0)
+    toid_bindings_node_max(node_max);
+    if (PyType_Ready(&GeneratorType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
     if (!m)
