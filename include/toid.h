@@ -406,6 +406,11 @@ typedef enum toid_field_id {
 /* The name of a field id ("unix_ms"), or NULL. */
 TOID_API const char *toid_field_name(toid_field_id id);
 
+/* One line saying what a field holds ("the sequence number within a
+ * millisecond"), for help texts and `toid formats --json`; NULL for an
+ * unknown id. A format's fields and widths: toid_layout(). */
+TOID_API const char *toid_field_help(toid_field_id id);
+
 /*
  * An ID's fields as numbers, for C callers. `has` holds bit (1u << id) for
  * each member that is set. For inspection every field of the format is set;

@@ -15,6 +15,29 @@ const char *toid_field_name(toid_field_id id) {
     return (unsigned)id < TOID_FIELD_COUNT ? field_names[id] : NULL;
 }
 
+/* One line each, in field id order; what every format means by the field. */
+static const char *const field_help[TOID_FIELD_COUNT] = {
+    [TOID_FIELD_FORMAT] = "the format's name",
+    [TOID_FIELD_TEXT] = "the canonical text",
+    [TOID_FIELD_UNIX_MS] = "the time: milliseconds since 1970-01-01T00:00:00Z",
+    [TOID_FIELD_TIME] = "the time as an RFC 3339 UTC timestamp",
+    [TOID_FIELD_HEX] = "the binary form, big-endian, as lower-case hex",
+    [TOID_FIELD_INT] = "the 64-bit value as a decimal integer",
+    [TOID_FIELD_TS] = "the stored timestamp: milliseconds since the format's epoch",
+    [TOID_FIELD_RANDOM] = "random bits (incremented within a millisecond where they order the IDs)",
+    [TOID_FIELD_SID] = "the scalable ID: the node of the generator that made it",
+    [TOID_FIELD_COUNTER] = "the counter that orders IDs within a millisecond",
+    [TOID_FIELD_RANDOM16] = "16 random bits, after the counter",
+    [TOID_FIELD_RANDOM80] = "80 random bits",
+    [TOID_FIELD_GENERATOR] = "the generator (node) id",
+    [TOID_FIELD_SEQUENCE] = "the sequence number within a millisecond",
+    [TOID_FIELD_RESERVED] = "bits the format reserves: always 0",
+};
+
+const char *toid_field_help(toid_field_id id) {
+    return (unsigned)id < TOID_FIELD_COUNT ? field_help[id] : NULL;
+}
+
 /* Formats with their own epoch report `ts`; the Unix-epoch ones do not. */
 static bool has_ts(const toid__format *fmt) { return fmt->info.default_epoch_ms != 0; }
 

@@ -334,6 +334,13 @@ TEST_CASE(describe_json) {
     CHECK_EQ_STR(fl[5].name, "random");
     CHECK_EQ_STR(toid_field_name(TOID_FIELD_RANDOM80), "random80");
     CHECK(toid_field_name(TOID_FIELD_COUNT) == NULL);
+    /* every field has one line of help (formats --json, help texts) */
+    for (int id = 0; id < TOID_FIELD_COUNT; id++) {
+        const char *h = toid_field_help((toid_field_id)id);
+        CHECK_MSG(h && h[0] && !strchr(h, '\n'), "help of field %d", id);
+    }
+    CHECK(toid_field_help(TOID_FIELD_COUNT) == NULL);
+    CHECK_EQ_STR(toid_field_help(TOID_FIELD_SEQUENCE), "the sequence number within a millisecond");
 }
 
 TEST_CASE(version) {

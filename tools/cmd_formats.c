@@ -11,7 +11,8 @@ static const char help_text[] =
     "alphabet, default epoch (* if configurable) and specification.\n"
     "\n"
     "      --json     a JSON array, one object per format (with every property of\n"
-    "                 toid_format_info, and its fields' names and widths)\n"
+    "                 toid_format_info, and its fields' names, widths, largest\n"
+    "                 values and help)\n"
     "  -h, --help     show this help\n";
 
 enum { OPT_JSON = 1 };
@@ -51,8 +52,31 @@ static void json_bool(const char *key, int v) {
     out_str(v ? ":true" : ":false");
 }
 
-/* "fields": the format's fields from its layout (toid_layout): name and
- * width; the time and the sub-fields toid_make takes, not fixed bits. */
+/* 2^bits - 1 in decimal, bits <= 128: long division by 10 of the value
+ * in 32-bit limbs (no 128-bit type needed). */
+static void max_text(unsigned bits, char *out) {
+    uint32_t limb[4] = {0, 0, 0, 0};          /* most significant first */
+    for (unsigned b = 0; b < bits && b < 128; b++)
+        limb[3 - b / 32] |= UINT32_C(1) << (b % 32);
+    char rev[48];
+    size_t n = 0;
+    do {
+        uint64_t rem = 0;
+        for (int k = 0; k < 4; k++) {
+            uint64_t cur = rem << 32 | limb[k];
+            limb[k] = (uint32_t)(cur / 10);
+            rem = cur % 10;
+        }
+        rev[n++] = (char)('0' + rem);
+    } while (limb[0] | limb[1] | limb[2] | limb[3]);
+    for (size_t k = 0; k < n; k++)
+        out[k] = rev[n - 1 - k];
+    out[n] = '\0';
+}
+
+/* "fields": the format's fields from its layout (toid_layout): name, width,
+ * largest value (up to 64 bits) and one line of help (toid_field_help); the
+ * time and the sub-fields toid_make takes, not fixed bits. */
 static void print_fields(toid_format f) {
     toid_layout_field lay[TOID_LAYOUT_MAX];
     int n = toid_layout(f, lay), first = 1;
@@ -63,6 +87,19 @@ static void print_fields(toid_format f) {
         out_str(first ? "{\"name\":" : ",{\"name\":");
         json_string(lay[i].name);
         json_number("bits", lay[i].bit_width, 0);
+        /* the range, 0 .. 2^bits - 1: a number up to 2^53 - 1, else text
+         * (as the other 64-bit numbers here) */
+        char max[48];
+        max_text(lay[i].bit_width, max);
+        out_str(lay[i].bit_width <= 53 ? ",\"max\":" : ",\"max\":\"");
+        out_str(max);
+        if (lay[i].bit_width > 53)
+            out_char('"');
+        const char *help = toid_field_help((toid_field_id)lay[i].field_id);
+        if (help) {
+            out_str(",\"help\":");
+            json_string(help);
+        }
         out_char('}');
         first = 0;
     }
