@@ -50,4 +50,16 @@ static inline void guard_close(guard_page *g) {
     munmap(g->base, g->cap + (size_t)sysconf(_SC_PAGESIZE));
 }
 
+/* The main of a test program (check.h) whose cases share the guard page g
+ * of cap bytes: mapped before the cases run, unmapped after. */
+#define GUARD_PAGE_MAIN(g, cap)                                      \
+    static int guard_setup(int nparam, char **param) {               \
+        (void)nparam;                                                \
+        (void)param;                                                 \
+        guard_open(&(g), (cap));                                     \
+        return 0;                                                    \
+    }                                                                \
+    static void guard_teardown(void) { guard_close(&(g)); }          \
+    int main(int argc, char **argv) { return check_main(argc, argv, guard_setup, guard_teardown); }
+
 #endif

@@ -143,17 +143,4 @@ TEST_CASE(malformed) {
     }
 }
 
-static int setup(int nparam, char **param) {
-    (void)nparam;
-    (void)param;
-    guard_open(&guard, 4096);
-    return 0;
-}
-
-static void teardown(void) {
-    guard_close(&guard);
-}
-
-int main(int argc, char **argv) {
-    return check_main(argc, argv, setup, teardown);
-}
+GUARD_PAGE_MAIN(guard, 4096)
