@@ -25,13 +25,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/test_lib.sh"
 ATTACK="$PY $HERE/attack.py"
 WORK=$(mktemp -d)
-SERVER_PIDS=""
 MOUNTS=""
 
 cleanup() {
-    for p in $SERVER_PIDS; do
-        kill -KILL "$p" 2>/dev/null
-    done
+    kill_servers
     for m in $MOUNTS; do
         umount "$m" 2>/dev/null
     done

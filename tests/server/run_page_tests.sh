@@ -24,14 +24,7 @@ TOIDD=$1
 VEC=$2
 ART=$3
 WORK=$(mktemp -d)
-SERVER_PIDS=""
-cleanup() {
-    for p in $SERVER_PIDS; do
-        kill -KILL "$p" 2>/dev/null
-    done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap cleanup_work EXIT
 need_tools curl timeout
 
 # ---- can Chromium start here? ----------------------------------------------

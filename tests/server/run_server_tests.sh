@@ -31,17 +31,10 @@ TOIDD=$1
 NOTIFY_RECV=${2:-}
 HALFCLOSE=${3:-}
 WORK=$(mktemp -d)
-SERVER_PIDS=""
 # pass/fail/check/finish, need_tools, start/stop/waitfor (with START_ENV)
 . "$(dirname "$0")/test_lib.sh"
 
-cleanup() {
-    for p in $SERVER_PIDS; do
-        kill -KILL "$p" 2>/dev/null
-    done
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap cleanup_work EXIT
 
 FTLIB=$(ls /usr/lib/*/faketime/libfaketimeMT.so.1 2>/dev/null | head -1)
 need_tools curl redis-cli redis-benchmark timeout

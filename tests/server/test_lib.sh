@@ -20,6 +20,21 @@ need_tools() {   # need_tools TOOL...: each installed, or a failure and the end
 # start NAME ARGS...: toidd in the background (ports 0 unless ARGS say),
 # with the environment START_ENV (e.g. libfaketime); sets PID, HP, RP, LOG.
 # Returns 1 if it did not start within 10 s.
+# kill_servers: every toidd started here, by PID (SIGKILL: the tests that
+# need a clean stop call stop). cleanup_work: that, and $WORK removed; the
+# usual EXIT trap of a suite.
+SERVER_PIDS=""
+kill_servers() {
+    local p
+    for p in $SERVER_PIDS; do
+        kill -KILL "$p" 2>/dev/null
+    done
+}
+cleanup_work() {
+    kill_servers
+    rm -rf "$WORK"
+}
+
 START_ENV=()
 start() {
     local name=$1
