@@ -828,6 +828,8 @@ typedef struct toid_gen_head {
     uint64_t word;              /* the whole state in one word, for the formats updated by CAS */
     int lock;
     uint32_t state;             /* private flags */
+    uint64_t owner;             /* the one thread using it without atomics, or none / several */
+    uint32_t busy;              /* the owner is making an ID */
     int64_t fence_ms;           /* TOID_GEN_SHARED: the latest ms the lock holder may issue */
     uint32_t repair;            /* TOID_GEN_SHARED: a lock holder died, state to repair */
     uint64_t shared_lock[8];    /* TOID_GEN_SHARED: a robust process-shared mutex */
@@ -923,10 +925,15 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
 
 /*
  * The next ID from g by the clock and the library's CSPRNG: thread-safe
- * (unless TOID_GEN_UNLOCKED): lock-free compare-and-swap for the formats whose
- * state fits one word (nanoflake, ulid-flake, ulid-flake-scalable, uid11-seq,
- * scru160), a short lock otherwise, never held across a system call;
- * fork-safe; applies the wait policies. With TOID_GEN_SHARED also safe from
+ * (unless TOID_GEN_UNLOCKED). While one thread alone uses g, its IDs take no
+ * atomic read-modify-write (the generator is that thread's until a second
+ * thread calls: that call waits for the first thread's ID in progress, once,
+ * with one membarrier(2), and g takes the lock-free or locked path below for
+ * good; without membarrier(2) it does so from the start). Then: lock-free
+ * compare-and-swap for the formats whose state fits one word (nanoflake,
+ * ulid-flake, ulid-flake-scalable, uid11-seq, scru160), a short lock
+ * otherwise, never held across a system call; fork-safe; applies the wait
+ * policies. With TOID_GEN_SHARED also safe from
  * several processes (the lock is then a robust process-shared mutex, which
  * may sleep in the kernel); returns the repair's error (TOID_EENTROPY,
  * TOID_ERANGE) in the rare case that repairing after a dead holder fails.

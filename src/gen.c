@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -20,6 +21,19 @@
 #define UID11_CAP_MAX 4096u
 #define CHUNK 32            /* IDs made per lock hold in a batch */
 #define ENTROPY_MAX 14      /* the most any core draws per ID, normally */
+
+/* g->h.owner: who may make IDs without an atomic read-modify-write (see
+ * "one thread's generator" below). Any other value is the owning thread. */
+#define OWNER_NONE 0u       /* no thread has made an ID yet */
+#define OWNER_MANY 1u       /* several threads: the lock or the CAS, for good */
+#define OWNER_REVOKING 2u   /* a second thread is taking it from the owner */
+
+/* A CAS format's state of record: the word, except while a thread owns the
+ * generator; then it is the head (last_ms, seq, last), which the owner keeps
+ * without packing it after each ID, and disown() packs it into the word. */
+static inline bool owned_by_a_thread(const toid_gen *g) {
+    return __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) > OWNER_REVOKING;
+}
 
 int toid_gen_config_default(toid_format f, toid_gen_config *cfg) {
     const toid__format *fmt = toid__format_of(f);
@@ -124,6 +138,8 @@ int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
     forget_state(g);
     g->h.fork_generation = toid__fork_generation();
     g->h.lock = 0;
+    g->h.owner = (c.flags & (TOID_GEN_UNLOCKED | TOID_GEN_SHARED)) ? OWNER_MANY : OWNER_NONE;
+    g->h.busy = 0;
     g->h.state = TOID__GEN_READY;
     return 0;
 }
@@ -166,12 +182,13 @@ int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy
     if (!fmt)
         return TOID_EINVAL;
     toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = entropy, .ctx = ctx};
-    if (fmt->pack)          /* the word is the state of record for CAS formats */
+    bool by_word = fmt->pack && !owned_by_a_thread(g);    /* where the state of record is */
+    if (by_word)
         fmt->unpack(__atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE), &g->h);
     int rc = make_tick(&c, fmt, unix_ms, micros % 1000);
     if (rc == 0)
         rc = fmt->next(&c, out);
-    if (rc == 0 && fmt->pack)
+    if (rc == 0 && by_word)
         __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELEASE);
     if (status)
         *status = rc == 0 ? c.status : 0;
@@ -236,6 +253,107 @@ static void unlock(toid_gen *g) {
         futex(&g->h.lock, FUTEX_WAKE, 1);
 }
 
+static void sleep_us(long us) {
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* ---- one thread's generator ----
+ *
+ * Most generators are used by one thread (a CLI, a single-threaded service,
+ * a thread's own generator), and for them the lock's compare-and-swap was
+ * the largest cost of an ID after the clock read (6.5 ns of ~55 here). So the
+ * first thread to make an ID owns the generator (g->h.owner = its thread
+ * pointer) and makes its IDs with plain loads and stores, bracketed by
+ * g->h.busy; the first call from any other thread revokes that, once, and
+ * from then on every thread takes the lock or the compare-and-swap.
+ *
+ * The revocation is an asymmetric Dekker handshake. The owner stores
+ * busy = 1, then reads owner (only a compiler barrier between). The revoker
+ * stores owner = REVOKING, then membarrier(2) runs a full memory barrier on
+ * every CPU that runs a thread of this process, then it reads busy. Either
+ * the owner read owner after that barrier ran on its CPU, and so sees
+ * REVOKING and backs out, or its busy = 1 was visible before, and the revoker
+ * waits for busy = 0 (stored with release after the ID). The owner pays no
+ * fence per ID; the revoker pays one system call, once per generator. Claims
+ * and revocations are made holding the lock, so they are ordered with each
+ * other and with every locked ID; REVOKING rather than MANY while the revoker
+ * waits keeps the compare-and-swap formats' other threads off the state word
+ * until the owner's last plain store is out (they see neither MANY nor
+ * themselves, and wait on the lock the revoker holds).
+ *
+ * Without membarrier(2) (Linux < 4.14, a seccomp filter) nothing is owned: a
+ * claim gives MANY. A new thread may reuse an exited thread's pointer, and
+ * so its ownership: harmless, the exited thread is out of any ID. */
+int toid__test_owner_off;    /* tests: claims give MANY, as without membarrier(2) */
+
+static inline uint64_t self_id(void) {
+#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__GNUC__) && (__GNUC__ >= 11 || defined(__clang__))
+    return (uint64_t)(uintptr_t)__builtin_thread_pointer();
+#else
+    return (uint64_t)(uintptr_t)pthread_self();
+#endif
+}
+
+static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
+
+/* membarrier(2) registered for this process (and, the registration being
+ * inherited, its children): 1, or -1 when unavailable; 0 before the first try. */
+static int barrier_state;
+
+static bool barrier_ready(void) {
+    int st = __atomic_load_n(&barrier_state, __ATOMIC_ACQUIRE);
+    if (st == 0) {
+        long q = membarrier(MEMBARRIER_CMD_QUERY);
+        st = q >= 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+                     membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0
+                 ? 1
+                 : -1;
+        __atomic_store_n(&barrier_state, st, __ATOMIC_RELEASE);
+    }
+    return st > 0 && !__atomic_load_n(&toid__test_owner_off, __ATOMIC_RELAXED);
+}
+
+/* Takes g from its owner: called holding the lock. */
+static void disown(toid_gen *g) {
+    __atomic_store_n(&g->h.owner, OWNER_REVOKING, __ATOMIC_RELAXED);
+    if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
+        sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
+    for (int spins = 0; __atomic_load_n(&g->h.busy, __ATOMIC_ACQUIRE); spins++) {
+        if (spins < 100)
+            cpu_relax();
+        else
+            sched_yield();  /* the owner was preempted in its ID */
+    }
+    const toid__format *fmt = toid__format_of(g->h.cfg.format);
+    if (fmt->pack)          /* the head was the state of record: now the word is */
+        __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELAXED);
+    __atomic_store_n(&g->h.owner, OWNER_MANY, __ATOMIC_RELEASE);
+}
+
+/* Thread `me` found g neither its own nor MANY: claims it if nobody has made
+ * an ID yet, takes it from its owner otherwise. After it, g->h.owner is me
+ * or MANY. */
+static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
+    lock(g);
+    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+    if (o == OWNER_NONE)
+        __atomic_store_n(&g->h.owner, barrier_ready() ? me : OWNER_MANY, __ATOMIC_RELEASE);
+    else if (o != me && o != OWNER_MANY)
+        disown(g);
+    unlock(g);
+}
+
+/* g as thread `me` may use it: true when it is me's alone. */
+static inline __attribute__((always_inline)) bool owned_by(toid_gen *g, uint64_t me) {
+    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(o != me && o != OWNER_MANY, 0)) {
+        settle_owner(g, me);
+        o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+    }
+    return o == me;
+}
+
 /* Random bytes drawn before the lock, handed out inside it: each format's
  * per-ID minimum. A core that needs more (a new ms, a redraw) takes them from
  * the thread's CSPRNG buffer, which toid__entropy_prepare readied before the
@@ -272,6 +390,10 @@ static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__fo
     lock(g);
     if (g->h.fork_generation != gen) {
         forget_state(g);
+        /* the owner may be a thread of the parent, even one caught in an ID */
+        if (!(g->h.cfg.flags & TOID_GEN_UNLOCKED))
+            g->h.owner = OWNER_NONE;
+        g->h.busy = 0;
         if (fmt->info.node_bits)
             g->h.state |= TOID__GEN_FORKED;
         __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
@@ -286,11 +408,6 @@ static inline __attribute__((always_inline)) int check_fork(toid_gen *g, const t
                          (g->h.state & TOID__GEN_FORKED), 0))
         return check_fork_slow(g, fmt, gen);
     return 0;
-}
-
-static void sleep_us(long us) {
-    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
-    nanosleep(&ts, NULL);
 }
 
 static int64_t mono_ms(void) {
@@ -414,20 +531,27 @@ static int shared_lock(toid_gen *g, const toid__format *fmt) {
     return 0;
 }
 
-/* Makes up to `chunk` IDs under the lock from the clock reading *now.
- * Returns 0 or the error that stopped it; *last gets the last ID's ms.
- * `shared` is a constant at each call: the private lock, or the shared one
- * with its fence before each ID (see above). */
+/* How chunk_held holds the generator. */
+typedef enum hold {
+    HOLD_LOCK,      /* the private lock */
+    HOLD_SHARED,    /* the process-shared lock, with its fence before each ID (see above) */
+    HOLD_OWNER      /* nothing to take: the calling thread owns g and is inside busy */
+} hold;
+
+/* Makes up to `chunk` IDs holding g from the clock reading *now. Returns 0
+ * or the error that stopped it; *last gets the last ID's ms. `how` is a
+ * constant at each call. */
 static inline __attribute__((always_inline)) int
-chunk_under_lock(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
-                 size_t *made, unsigned *st_all, int64_t *last, bool shared) {
+chunk_held(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
+           size_t *made, unsigned *st_all, int64_t *last, hold how) {
     size_t size = fmt->info.bin_size;
     int64_t ms = *now / 1000;
     unsigned micros = (unsigned)(*now % 1000);
     int reread = 0, rc = 0;
-    if (!shared) {
+    bool shared = how == HOLD_SHARED;
+    if (how == HOLD_LOCK) {
         lock(g);
-    } else if ((rc = shared_lock(g, fmt)) < 0) {
+    } else if (how == HOLD_SHARED && (rc = shared_lock(g, fmt)) < 0) {
         *last = 0;
         return rc;
     }
@@ -463,21 +587,21 @@ chunk_under_lock(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chun
         chunk--;
     }
     *last = g->h.last_ms;
-    if (shared)
-        pthread_mutex_unlock(shared_mutex(g));
-    else
+    if (how == HOLD_LOCK)
         unlock(g);
+    else if (how == HOLD_SHARED)
+        pthread_mutex_unlock(shared_mutex(g));
     return rc;
 }
 
 static int chunk_locked(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
                         uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
-    return chunk_under_lock(g, fmt, now, chunk, q, out, made, st_all, last, false);
+    return chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_LOCK);
 }
 
 static int chunk_shared(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q,
                         uint8_t *out, size_t *made, unsigned *st_all, int64_t *last) {
-    return chunk_under_lock(g, fmt, now, chunk, q, out, made, st_all, last, true);
+    return chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_SHARED);
 }
 
 /* The same without a lock, for formats whose state is one word: the chunk
@@ -527,6 +651,37 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
     }
 }
 
+/* chunk_held for the owning thread `me`, inside busy. False when g was
+ * taken from it since owned_by() said it was its: nothing made then. */
+static inline __attribute__((always_inline)) bool
+chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
+            size_t *made, unsigned *st_all, int64_t *last, int *rc) {
+    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);    /* busy, then owner: the disowner's membarrier does the rest */
+    bool mine = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me;
+    if (__builtin_expect(mine, 1))
+        *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
+    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+    return mine;
+}
+
+/* Up to `chunk` IDs by whichever way g is held: its owner's, the
+ * compare-and-swap, the lock, or the shared lock. */
+static inline __attribute__((always_inline)) int
+make_chunk(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out, size_t *made,
+           unsigned *st_all, int64_t *last) {
+    uint64_t me = self_id();
+    int rc;
+    while (owned_by(g, me))
+        if (chunk_owned(g, me, fmt, now, chunk, q, out, made, st_all, last, &rc))
+            return rc;
+    if (fmt->pack)
+        return chunk_cas(g, fmt, now, chunk, q, out, made, st_all, last);
+    if (__builtin_expect(!(g->h.cfg.flags & TOID_GEN_SHARED), 1))
+        return chunk_locked(g, fmt, now, chunk, q, out, made, st_all, last);
+    return chunk_shared(g, fmt, now, chunk, q, out, made, st_all, last);
+}
+
 static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsigned *status_out) {
     size_t made = 0;
     unsigned st_all = 0;
@@ -548,12 +703,7 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
             goto done;
         pool q = {entropy, need, false};
         int64_t last;
-        if (fmt->pack)
-            rc = chunk_cas(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
-        else if (__builtin_expect(!(g->h.cfg.flags & TOID_GEN_SHARED), 1))
-            rc = chunk_locked(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
-        else
-            rc = chunk_shared(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
+        rc = make_chunk(g, fmt, &now, chunk, &q, out + made * size, &made, &st_all, &last);
         if (rc == 0)
             continue;
         bool exhausted = rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW;
@@ -606,10 +756,7 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
     size_t made = 0;
     unsigned st = 0;
     int64_t last;
-    if (fmt->pack)
-        rc = chunk_cas(g, fmt, &now, 1, &q, out, &made, &st, &last);
-    else
-        rc = chunk_under_lock(g, fmt, &now, 1, &q, out, &made, &st, &last, false);
+    rc = make_chunk(g, fmt, &now, 1, &q, out, &made, &st, &last);
     if (__builtin_expect(rc == 0, 1)) {
         if (status)
             *status = st;
@@ -724,6 +871,9 @@ int toid_configure(const toid_gen_config *cfg) {
     toid_gen *g = default_gen(cfg->format);
     pthread_mutex_lock(&init_mutex);
     lock(g);
+    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+    if (o != OWNER_NONE && o != OWNER_MANY && o != self_id())
+        disown(g);          /* so the owner's next ID sees the new configuration */
     g->h.cfg = c;
     g->h.epoch_ms = epoch;
     forget_state(g);

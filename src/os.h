@@ -76,5 +76,7 @@ int toid__fork_detection_off(void) TOID__HIDDEN;
  * chosen point; and a switch that skips the repair after a dead holder (the
  * negative control). */
 extern void (*toid__test_shared_hold)(toid_gen *g, const uint8_t *id, int after) TOID__HIDDEN;
+/* gen.c: nonzero makes generators never owned by one thread (as without membarrier(2)). */
+extern int toid__test_owner_off TOID__HIDDEN;
 extern int toid__test_skip_repair TOID__HIDDEN;
 #endif

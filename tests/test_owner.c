@@ -1,0 +1,307 @@
+/* test_owner.c — a generator used by one thread is that thread's (its IDs
+ * take no atomic read-modify-write), and the first call from another thread
+ * takes it over (gen.c, "one thread's generator"). What must hold:
+ *  - the first thread to make an ID owns the generator, a second thread's
+ *    call ends that for good, and with ownership switched off (as without
+ *    membarrier(2)) nobody owns it;
+ *  - IDs stay unique and in order across the handover, when the owner made
+ *    them one by one, in batches, or with toid_gen_next_at (a CAS format's
+ *    state is then in the head, not the word, until the handover);
+ *  - a handover while the owner is making IDs as fast as it can loses
+ *    nothing and repeats nothing (many rounds, every format but uid11, whose
+ *    values are random within a ms);
+ *  - a forked child is not held up by an owner of the parent, even one caught
+ *    in an ID; toid_configure takes a process-wide generator from its owner.
+ * Built also under ThreadSanitizer (fewer rounds).
+ *   usage: test_owner [--list] [CASE...] [ROUNDS]
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "toid.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern int toid__test_owner_off;
+
+#define OWNER_NONE 0u
+#define OWNER_MANY 1u
+
+static long rounds = 40;
+
+static bool owned_by_thread(const toid_gen *g) { return g->h.owner > 2; }
+
+static toid_gen *new_gen(toid_format f) {
+    size_t size = toid_gen_size(f);
+    toid_gen *g = aligned_alloc(64, (size + 63) / 64 * 64);
+    toid_gen_config c;
+    toid_gen_config_default(f, &c);
+    c.on_exhausted = TOID_EXHAUSTED_WAIT;
+    if (!g || toid_gen_init_size(g, size, &c) < 0)
+        abort();
+    return g;
+}
+
+/* Formats whose IDs from one generator strictly increase. */
+static bool ordered(toid_format f) { return !toid_format_get(f)->random_order; }
+
+typedef struct one_call {
+    toid_gen *g;
+    uint8_t id[TOID_BIN_MAX];
+    int rc;
+} one_call;
+
+static void *call_once(void *arg) {
+    one_call *c = arg;
+    c->rc = toid_gen_next(c->g, c->id, NULL);
+    return NULL;
+}
+
+static int one_from_other_thread(toid_gen *g, uint8_t *id) {
+    one_call c = {.g = g};
+    pthread_t t;
+    if (pthread_create(&t, NULL, call_once, &c) != 0)
+        abort();
+    pthread_join(t, NULL);
+    memcpy(id, c.id, sizeof c.id);
+    return c.rc;
+}
+
+TEST_CASE(claimed_then_taken_over) {
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
+        toid_format f = (toid_format)k;
+        toid_gen *g = new_gen(f);
+        uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
+        size_t n = toid_bin_size(f);
+        CHECK_EQ_INT(g->h.owner, OWNER_NONE);
+        CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);
+        CHECK_MSG(owned_by_thread(g), "%s: the first thread owns it", toid_format_get(f)->name);
+        CHECK_EQ_INT(one_from_other_thread(g, b), 0);
+        CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+        if (ordered(f))
+            CHECK_MSG(memcmp(a, b, n) < 0, "%s: the other thread's ID follows the owner's",
+                      toid_format_get(f)->name);
+        else
+            CHECK(memcmp(a, b, n) != 0);
+        CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);     /* the first thread, now through the lock or CAS */
+        CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+        if (ordered(f))
+            CHECK(memcmp(b, a, n) < 0);
+        free(g);
+    }
+}
+
+TEST_CASE(nobody_owns_without_membarrier) {
+    toid__test_owner_off = 1;
+    toid_gen *g = new_gen(TOID_ULID);
+    uint8_t a[16];
+    CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);
+    CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+    toid__test_owner_off = 0;
+    free(g);
+    toid_gen_config c;
+    toid_gen_config_default(TOID_ULID, &c);
+    c.flags = TOID_GEN_UNLOCKED;
+    toid_gen u;
+    CHECK_EQ_INT(toid_gen_init(&u, &c), 0);
+    CHECK_EQ_INT(toid_gen_next(&u, a, NULL), 0);
+    CHECK_MSG(u.h.owner == OWNER_MANY, "an UNLOCKED generator is never owned");
+}
+
+static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    memset(buf, 1, n);
+    return 0;
+}
+
+/* The owner mixes single IDs, batches and toid_gen_next_at; then another
+ * thread's ID must follow all of them. A CAS format keeps its state in the
+ * head while owned: a handover that forgot to write it back to the word
+ * would restart from an old state and repeat or reorder IDs. */
+TEST_CASE(owner_state_handed_over) {
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
+        toid_format f = (toid_format)k;
+        if (!ordered(f))
+            continue;
+        toid_gen *g = new_gen(f);
+        size_t n = toid_bin_size(f);
+        uint8_t last[TOID_BIN_MAX], id[TOID_BIN_MAX], batch[8 * TOID_BIN_MAX];
+        int bad = 0;
+        CHECK_EQ_INT(toid_gen_next(g, last, NULL), 0);
+        for (int i = 0; i < 200; i++) {
+            const uint8_t *newest;
+            if (i % 3 == 0) {
+                if (toid_gen_batch(g, batch, 8, NULL) != 8)
+                    bad++;
+                for (int j = 1; j < 8; j++)
+                    bad += memcmp(batch + (j - 1) * n, batch + j * n, n) >= 0;
+                bad += memcmp(last, batch, n) >= 0;
+                newest = batch + 7 * n;
+            } else if (i % 3 == 1) {
+                unsigned us;
+                int64_t ms = toid_clock_now(&us);
+                if (toid_gen_next_at(g, ms, us, ones_entropy, NULL, id, NULL) < 0)
+                    bad++;
+                bad += memcmp(last, id, n) >= 0;
+                newest = id;
+            } else {
+                if (toid_gen_next(g, id, NULL) < 0)
+                    bad++;
+                bad += memcmp(last, id, n) >= 0;
+                newest = id;
+            }
+            memcpy(last, newest, n);
+        }
+        CHECK_MSG(bad == 0, "%s: %d IDs out of order while owned", toid_format_get(f)->name, bad);
+        CHECK(owned_by_thread(g));
+        CHECK_EQ_INT(one_from_other_thread(g, id), 0);
+        CHECK_MSG(memcmp(last, id, n) < 0, "%s: the handover kept the owner's last state",
+                  toid_format_get(f)->name);
+        free(g);
+    }
+}
+
+/* ---- a handover while the owner makes IDs flat out ---- */
+
+#define OWNER_IDS 200000   /* at most: the owner stops when the taker is done */
+#define TAKER_IDS 2000
+
+typedef struct race {
+    toid_gen *g;
+    toid_format f;
+    uint8_t *ids;
+    long made;          /* by the thread */
+    int errors, disorder;
+    int *stop;          /* the owner's: set when the taker is done */
+} race;
+
+static void *race_thread(void *arg) {
+    race *r = arg;
+    size_t n = toid_bin_size(r->f);
+    long want = r->stop ? OWNER_IDS : TAKER_IDS;
+    for (long i = 0; i < want && !(r->stop && __atomic_load_n(r->stop, __ATOMIC_ACQUIRE)); i++) {
+        uint8_t *slot = r->ids + (size_t)i * n;
+        if (toid_gen_next(r->g, slot, NULL) < 0) {
+            r->errors++;
+            break;
+        }
+        if (i && ordered(r->f) && memcmp(slot - n, slot, n) >= 0)
+            r->disorder++;
+        __atomic_store_n(&r->made, i + 1, __ATOMIC_RELEASE);
+    }
+    return NULL;
+}
+
+static size_t cmp_size;
+static int cmp_id(const void *a, const void *b) { return memcmp(a, b, cmp_size); }
+
+TEST_CASE(handover_under_load) {
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
+        toid_format f = (toid_format)k;
+        if (!ordered(f))
+            continue;
+        size_t n = toid_bin_size(f);
+        long dups = 0, errors = 0, disorder = 0, taken = 0;
+        uint8_t *all = malloc((size_t)(OWNER_IDS + TAKER_IDS) * n);
+        for (long r = 0; r < rounds; r++) {
+            toid_gen *g = new_gen(f);
+            int stop = 0;
+            race owner = {.g = g, .f = f, .ids = all, .stop = &stop};
+            race taker = {.g = g, .f = f, .ids = all + (size_t)OWNER_IDS * n};
+            pthread_t to, tt;
+            pthread_create(&to, NULL, race_thread, &owner);
+            /* start the taker once the owner owns it and is under way (a
+             * round-dependent depth, so the takeover lands at varied points) */
+            while (__atomic_load_n(&owner.made, __ATOMIC_ACQUIRE) < 100 + r * 37 &&
+                   __atomic_load_n(&owner.made, __ATOMIC_ACQUIRE) < OWNER_IDS && !owner.errors)
+                sched_yield();
+            if (owned_by_thread(g))
+                taken++;
+            pthread_create(&tt, NULL, race_thread, &taker);
+            pthread_join(tt, NULL);
+            __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+            pthread_join(to, NULL);
+            errors += owner.errors + taker.errors;
+            disorder += owner.disorder + taker.disorder;
+            /* pack both threads' IDs and look for repeats */
+            size_t total = (size_t)owner.made + (size_t)taker.made;
+            memmove(all + (size_t)owner.made * n, taker.ids, (size_t)taker.made * n);
+            cmp_size = n;
+            qsort(all, total, n, cmp_id);
+            for (size_t i = 1; i < total; i++)
+                dups += memcmp(all + (i - 1) * n, all + i * n, n) == 0;
+            free(g);
+        }
+        free(all);
+        CHECK_MSG(dups == 0 && errors == 0 && disorder == 0,
+                  "%s: %ld duplicates, %ld errors, %ld out of order", toid_format_get(f)->name, dups, errors,
+                  disorder);
+        CHECK_MSG(taken == rounds, "%s: the owner held it when the taker started in %ld of %ld rounds",
+                  toid_format_get(f)->name, taken, rounds);
+    }
+}
+
+/* ---- fork ---- */
+
+static void *own_it(void *arg) {
+    uint8_t id[TOID_BIN_MAX];
+    toid_gen_next(arg, id, NULL);
+    return NULL;
+}
+
+TEST_CASE(fork_child_not_held_by_parent_owner) {
+    toid_gen *g = new_gen(TOID_ULID);
+    pthread_t t;
+    pthread_create(&t, NULL, own_it, g);
+    pthread_join(t, NULL);
+    CHECK(owned_by_thread(g));
+    /* as if that thread had been caught making an ID when we forked */
+    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELEASE);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);      /* a hang would be the failure */
+        uint8_t id[16];
+        int rc = toid_gen_next(g, id, NULL);
+        _exit(rc == 0 && g->h.busy == 0 ? 0 : 1);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child made an ID (status %d)", st);
+    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+    free(g);
+}
+
+static void *own_default(void *arg) {
+    char t[TOID_TEXT_MAX];
+    *(int *)arg = toid_new_text(TOID_NANOFLAKE, t, sizeof t);
+    return NULL;
+}
+
+TEST_CASE(configure_takes_over) {
+    int rc = -1;
+    pthread_t t;
+    pthread_create(&t, NULL, own_default, &rc);
+    pthread_join(t, NULL);
+    CHECK(rc > 0);
+    toid_gen_config c;
+    toid_gen_config_default(TOID_NANOFLAKE, &c);
+    c.node = 7;
+    CHECK_EQ_INT(toid_configure(&c), 0);
+    uint8_t id[8];
+    toid_fields fl;
+    CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);
+    CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, id, TOID_EPOCH_DEFAULT, &fl), 0);
+    CHECK_EQ_INT(fl.generator, 7);
+}
+
+static int setup(int nparam, char **param) {
+    if (nparam > 0)
+        rounds = atol(param[0]);
+    return rounds > 0 ? 0 : 2;
+}
+
+int main(int argc, char **argv) { return check_main(argc, argv, setup, NULL); }
