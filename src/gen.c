@@ -165,7 +165,8 @@ static int make_tick(toid__core *c, const toid__format *fmt, int64_t ms, unsigne
             return TOID_ECLOCK;
         }
     }
-    if (ms < g->epoch_ms || ms - g->epoch_ms > (INT64_C(1) << fmt->info.ts_bits) - 1)
+    /* before the epoch wraps to 2^64 - d, which has bits above ts_bits too */
+    if (((uint64_t)ms - (uint64_t)g->epoch_ms) >> fmt->info.ts_bits)
         return TOID_ERANGE;
     t->ms = ms;
     t->micros = micros;
@@ -378,6 +379,13 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
     if (q->unprepared)
         return toid__random_bytes_if_ready(buf, n);
     return toid__random_bytes_nosyscall(buf, n);
+}
+
+/* The owner's entropy: the thread's CSPRNG itself (it may make a system
+ * call to seed or reseed: the owner holds no lock). */
+static int from_csprng(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    return toid_random_bytes(buf, n);
 }
 
 /* A child process must not go on with its parent's state, unless the
@@ -729,8 +737,8 @@ done:
 }
 
 /* One ID: the call users make most. produce() for n = 1 with its plumbing
- * taken out: the caller checked g once; no chunk loop and no entropy
- * array; the fork check inline. A format that draws no random bytes per ID
+ * taken out: the caller checked g once; no chunk loop; the fork check
+ * inline; for the owner, no entropy array either. Otherwise, a format that draws no random bytes per ID
  * (ULID: only on a new ms) skips the CSPRNG readiness check: if its core
  * does need bytes that the thread's CSPRNG cannot give without a system
  * call, the core fails before changing anything (TOID__ERETRY) and
@@ -745,6 +753,32 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
     if (rc < 0)
         return rc;
     int64_t now = toid__clock_us();
+    uint64_t me = self_id();
+    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == me, 1)) {
+        /* The owner's ID: chunk_owned's work without its generality. Nothing
+         * is held, so the core draws its random bytes straight from the
+         * CSPRNG (no pool filled before), and the clock needs no second
+         * reading (nobody else issues). */
+        __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1)) {
+            toid__core c;
+            c.g = &g->h;
+            c.seen = NULL;
+            c.entropy = from_csprng;
+            c.status = 0;
+            rc = make_tick(&c, fmt, now / 1000, (unsigned)(now % 1000));
+            if (__builtin_expect(rc == 0, 1))
+                rc = fmt->next(&c, out);
+            __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+            if (__builtin_expect(rc < 0, 0))
+                goto slow;      /* nothing changed: produce() applies the policies */
+            if (status)
+                *status = c.status;
+            return 0;
+        }
+        __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+    }
     uint8_t entropy[ENTROPY_MAX];
     pool q = {entropy, fmt->entropy_per_id, false};
     if (q.left) {
