@@ -27,7 +27,11 @@ typedef struct rng {
     uint64_t fork_generation;   /* only consulted for the fallback state */
 } rng;
 
-static _Thread_local rng *tls;
+/* initial-exec: read at a fixed offset from the thread pointer, not through
+ * __tls_get_addr (a call, ~20 instructions, on every draw). 8 bytes of the
+ * static TLS that glibc keeps spare for libraries loaded by dlopen (the
+ * PostgreSQL and language bindings); the large fallback state stays dynamic. */
+static _Thread_local rng *tls __attribute__((tls_model("initial-exec")));
 static _Thread_local rng tls_fallback;    /* if mmap fails: still correct, checked by pid in fork.c */
 static toid__getrandom_fn getrandom_hook;
 static pthread_key_t page_key;
