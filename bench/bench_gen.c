@@ -6,8 +6,9 @@
  * ms tick, so a format's per-ms ceiling (nanoflake 4096 IDs/ms, ulid-flake-
  * scalable ~128) does not count as cost; the sustained rate of a tight loop
  * on the shared generator, which does include the ceiling; and 2 threads —
- * each with its own generator, and both on one shared generator — as a
- * speed-up over one thread. Nanoflake's sustained rate per generator id is
+ * each with its own generator, and both on one generator — as a speed-up
+ * over one thread (with its own generator; alone on that one generator, which
+ * it then owns). Nanoflake's sustained rate per generator id is
  * measured over a full second.
  *   usage: bench_gen [RUNS] [IDS_PER_RUN]     (defaults 7, 300000) */
 #define _POSIX_C_SOURCE 200809L
@@ -129,11 +130,14 @@ static double one_text_shared(toid_format f) {
 }
 
 static toid_gen_uid11 private_room[2];  /* room for any format */
+static struct {
+    _Alignas(64) toid_gen_uid11 u;
+} one_room;                             /* one thread-safe generator for two threads */
 
-static void init_private(toid_gen *g, toid_format f, uint32_t node) {
+static void init_gen(toid_gen *g, toid_format f, uint32_t node, uint32_t flags) {
     toid_gen_config c;
     toid_gen_config_default(f, &c);
-    c.flags = TOID_GEN_UNLOCKED;
+    c.flags = flags;
     c.node = f == TOID_NANOFLAKE || f == TOID_ULID_FLAKE_SCALABLE ? node : 0;   /* a generator id each */
     if (f != TOID_UUIDV7)
         c.on_exhausted = TOID_EXHAUSTED_WAIT;
@@ -143,10 +147,12 @@ static void init_private(toid_gen *g, toid_format f, uint32_t node) {
     }
 }
 
+static void init_private(toid_gen *g, toid_format f, uint32_t node) { init_gen(g, f, node, TOID_GEN_UNLOCKED); }
+
 /* ---- two threads ---- */
 typedef struct job {
     toid_format f;
-    toid_gen *g;        /* NULL: the process-wide generator */
+    toid_gen *g;
     long n;
 } job;
 
@@ -155,24 +161,25 @@ static void *thread_main(void *arg) {
     char t[TOID_TEXT_MAX];
     uint64_t acc = 0;
     for (long i = 0; i < j->n; i++) {
-        if (j->g)
-            toid_gen_next_text(j->g, t, sizeof t);
-        else
-            toid_new_text(j->f, t, sizeof t);
+        toid_gen_next_text(j->g, t, sizeof t);
         acc += (uint8_t)t[5];
     }
     bench_sink += acc;
     return NULL;
 }
 
-/* IDs per second with `threads` threads; per_thread: private generators */
+/* IDs per second with `threads` threads; per_thread: private generators,
+ * else one fresh thread-safe generator for all (one thread alone then owns
+ * it: no lock; two share it: the lock or CAS on each ID) */
 static double rate(toid_format f, int threads, int per_thread) {
     pthread_t th[2];
     job jobs[2];
+    if (!per_thread)
+        init_gen(&one_room.u.g, f, 0, 0);
     for (int i = 0; i < threads; i++) {
         if (per_thread)
             init_private(&private_room[i].g, f, (uint32_t)i);
-        jobs[i] = (job){f, per_thread ? &private_room[i].g : NULL, ops};
+        jobs[i] = (job){f, per_thread ? &private_room[i].g : &one_room.u.g, ops};
     }
     uint64_t t0 = bench_now_ns();
     for (int i = 0; i < threads; i++)
