@@ -828,7 +828,7 @@ typedef struct toid_gen_head {
     uint64_t word;              /* the whole state in one word, for the formats updated by CAS */
     int lock;
     uint32_t state;             /* private flags */
-    uint64_t owner;             /* the one thread using it without atomics, or none / several */
+    uint64_t owner;             /* the one thread using it without atomics, or none / several / UNLOCKED */
     uint32_t busy;              /* the owner is making an ID */
     int64_t fence_ms;           /* TOID_GEN_SHARED: the latest ms the lock holder may issue */
     uint32_t repair;            /* TOID_GEN_SHARED: a lock holder died, state to repair */

@@ -27,6 +27,7 @@
 #define OWNER_NONE 0u       /* no thread has made an ID yet */
 #define OWNER_MANY 1u       /* several threads: the lock or the CAS, for good */
 #define OWNER_REVOKING 2u   /* a second thread is taking it from the owner */
+#define OWNER_UNLOCKED 3u   /* TOID_GEN_UNLOCKED: whoever calls, on the caller's word that one thread does */
 
 /* A CAS format's state of record: the word, except while a thread owns the
  * generator; then it is the head (last_ms, seq, last), which the owner keeps
@@ -138,7 +139,7 @@ int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
     forget_state(g);
     g->h.fork_generation = toid__fork_generation();
     g->h.lock = 0;
-    g->h.owner = (c.flags & (TOID_GEN_UNLOCKED | TOID_GEN_SHARED)) ? OWNER_MANY : OWNER_NONE;
+    g->h.owner = (c.flags & TOID_GEN_UNLOCKED) ? OWNER_UNLOCKED : (c.flags & TOID_GEN_SHARED) ? OWNER_MANY : OWNER_NONE;
     g->h.busy = 0;
     g->h.state = TOID__GEN_READY;
     return 0;
@@ -294,6 +295,11 @@ static inline uint64_t self_id(void) {
 #else
     return (uint64_t)(uintptr_t)pthread_self();
 #endif
+}
+
+/* Who the caller is, as g->h.owner names it. */
+static inline uint64_t caller_id(const toid_gen *g) {
+    return (g->h.cfg.flags & TOID_GEN_UNLOCKED) ? OWNER_UNLOCKED : self_id();
 }
 
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
@@ -678,7 +684,7 @@ chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, siz
 static inline __attribute__((always_inline)) int
 make_chunk(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out, size_t *made,
            unsigned *st_all, int64_t *last) {
-    uint64_t me = self_id();
+    uint64_t me = caller_id(g);
     int rc;
     while (owned_by(g, me))
         if (chunk_owned(g, me, fmt, now, chunk, q, out, made, st_all, last, &rc))
@@ -753,7 +759,7 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
     if (rc < 0)
         return rc;
     int64_t now = toid__clock_us();
-    uint64_t me = self_id();
+    uint64_t me = caller_id(g);
     if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == me, 1)) {
         /* The owner's ID: chunk_owned's work without its generality. Nothing
          * is held, so the core draws its random bytes straight from the

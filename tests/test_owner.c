@@ -46,6 +46,12 @@ static toid_gen *new_gen(toid_format f) {
     return g;
 }
 
+static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    memset(buf, 1, n);
+    return 0;
+}
+
 /* Formats whose IDs from one generator strictly increase. */
 static bool ordered(toid_format f) { return !toid_format_get(f)->random_order; }
 
@@ -103,19 +109,46 @@ TEST_CASE(nobody_owns_without_membarrier) {
     CHECK_EQ_INT(g->h.owner, OWNER_MANY);
     toid__test_owner_off = 0;
     free(g);
-    toid_gen_config c;
-    toid_gen_config_default(TOID_ULID, &c);
-    c.flags = TOID_GEN_UNLOCKED;
-    toid_gen u;
-    CHECK_EQ_INT(toid_gen_init(&u, &c), 0);
-    CHECK_EQ_INT(toid_gen_next(&u, a, NULL), 0);
-    CHECK_MSG(u.h.owner == OWNER_MANY, "an UNLOCKED generator is never owned");
 }
 
-static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
-    (void)ctx;
-    memset(buf, 1, n);
-    return 0;
+/* TOID_GEN_UNLOCKED: the owner's path for whoever calls (the caller promised
+ * one thread), never claimed nor taken over; single IDs, batches and
+ * toid_gen_next_at share one state (a CAS format's, in the head). */
+TEST_CASE(unlocked_generator) {
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
+        toid_format f = (toid_format)k;
+        if (!ordered(f))
+            continue;
+        toid_gen_config c;
+        toid_gen_config_default(f, &c);
+        c.flags = TOID_GEN_UNLOCKED;
+        c.on_exhausted = TOID_EXHAUSTED_WAIT;
+        toid_gen u;
+        CHECK_EQ_INT(toid_gen_init(&u, &c), 0);
+        size_t n = toid_bin_size(f);
+        uint8_t last[TOID_BIN_MAX], id[TOID_BIN_MAX], batch[4 * TOID_BIN_MAX];
+        int bad = 0;
+        CHECK_EQ_INT(toid_gen_next(&u, last, NULL), 0);
+        for (int i = 0; i < 300; i++) {
+            const uint8_t *first = id, *newest = id;
+            unsigned us;
+            int64_t ms = toid_clock_now(&us);
+            if (i % 3 == 0) {
+                bad += toid_gen_next(&u, id, NULL) < 0;
+            } else if (i % 3 == 1) {
+                bad += toid_gen_next_at(&u, ms, us, ones_entropy, NULL, id, NULL) < 0;
+            } else {
+                bad += toid_gen_batch(&u, batch, 4, NULL) != 4;
+                first = batch;
+                newest = batch + 3 * n;
+            }
+            bad += memcmp(last, first, n) >= 0;
+            memcpy(last, newest, n);
+        }
+        CHECK_MSG(bad == 0, "%s: %d IDs out of order", toid_format_get(f)->name, bad);
+        CHECK_MSG(u.h.owner == 3, "%s: UNLOCKED keeps its own mark (owner %llu)", toid_format_get(f)->name,
+                  (unsigned long long)u.h.owner);
+    }
 }
 
 /* The owner mixes single IDs, batches and toid_gen_next_at; then another
