@@ -11,7 +11,7 @@
  * composing the 160 bits in registers, which spilled. */
 static int scru160_decode32(const char *s, uint8_t *bin, size_t *err_pos) {
 #if TOID__HAVE_SIMD
-    if (toid__simd() && toid__scru160_decode32_ssse3(s, bin) == 0)
+    if (toid__simd() && TOID__SIMD(scru160_decode32)(s, bin) == 0)
         return 0;           /* anything it does not accept: the scalar code below says why */
 #endif
     const uint8_t *t = toid__base32hex_dec;
@@ -35,7 +35,7 @@ static int scru160_decode32(const char *s, uint8_t *bin, size_t *err_pos) {
 /* 40 hex digits, any case. */
 static int scru160_decode40(const char *s, uint8_t *bin, size_t *err_pos) {
 #if TOID__HAVE_SIMD
-    if (toid__simd() && toid__hex40_decode_ssse3(s, bin) == 0)
+    if (toid__simd() && TOID__SIMD(hex40_decode)(s, bin) == 0)
         return 0;
 #endif
     uint8_t out[20];
@@ -63,19 +63,23 @@ static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_p
     return TOID_ELENGTH;
 }
 
-static void scru160_encode(const uint8_t *bin, char *out) {
-#if TOID__HAVE_SIMD
-    if (toid__simd()) {
-        toid__scru160_encode_ssse3(bin, out);
-        return;
-    }
-#endif
+static void scru160_encode_scalar(const uint8_t *bin, char *out) {
     for (int i = 0; i < 4; i++) {
         const uint8_t *p = bin + 5 * i;
         uint64_t g = ((uint64_t)p[0] << 32) | ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) |
                      ((uint64_t)p[3] << 8) | p[4];
         toid__b32_put(g, 8, toid__base32hex_enc, out + 8 * i);
     }
+}
+
+static void scru160_encode(const uint8_t *bin, char *out) {
+#if TOID__HAVE_SIMD
+    if (toid__simd()) {
+        TOID__SIMD(scru160_encode)(bin, out);
+        return;
+    }
+#endif
+    scru160_encode_scalar(bin, out);
 }
 
 /* Counter: a 15-bit random start each ms, + 1 (or, in MICROS mode, the
@@ -133,6 +137,7 @@ const toid__format toid__fmt_scru160 = {
         .detect_rank = 3, .detected = 1,
     },
     .decode = scru160_decode, .encode = scru160_encode,
+    .encode_at = TOID__ENCODE_AT(scru160_encode_scalar, scru160_encode),
     .ts_shift = 112, .nfields = 3,
     .fields = {{TOID_FIELD_COUNTER, 96, 16}, {TOID_FIELD_RANDOM16, 80, 16},
                {TOID_FIELD_RANDOM80, 0, 80}},

@@ -11,7 +11,7 @@ static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos)
     if (len != 26)
         return TOID_ELENGTH;
 #if TOID__HAVE_SIMD
-    if (toid__simd() && toid__ulid_decode_ssse3(s, bin) == 0)
+    if (toid__simd() && TOID__SIMD(ulid_decode)(s, bin) == 0)
         return 0;           /* anything it does not accept: the scalar code below says why */
 #endif
     unsigned bad = 0;
@@ -31,18 +31,22 @@ static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos)
     return 0;
 }
 
-static void ulid_encode(const uint8_t *bin, char *out) {
-#if TOID__HAVE_SIMD
-    if (toid__simd()) {
-        toid__ulid_encode_ssse3(bin, out);
-        return;
-    }
-#endif
+static void ulid_encode_scalar(const uint8_t *bin, char *out) {
     uint64_t hi = toid__load64(bin), lo = toid__load64(bin + 8);
     const char *e = toid__crockford32_enc;
     toid__b32_put(hi >> 56, 2, e, out);
     toid__b32_put(((hi << 4) | (lo >> 60)) & M60, 12, e, out + 2);
     toid__b32_put(lo & M60, 12, e, out + 14);
+}
+
+static void ulid_encode(const uint8_t *bin, char *out) {
+#if TOID__HAVE_SIMD
+    if (toid__simd()) {
+        TOID__SIMD(ulid_encode)(bin, out);
+        return;
+    }
+#endif
+    ulid_encode_scalar(bin, out);
 }
 
 /* Same ms: the 80 random bits + 1 with carry; a carry out of them is the
@@ -83,6 +87,7 @@ const toid__format toid__fmt_ulid = {
         .detect_rank = 2, .detected = 1,
     },
     .decode = ulid_decode, .encode = ulid_encode,
+    .encode_at = TOID__ENCODE_AT(ulid_encode_scalar, ulid_encode),
     .ts_shift = 80, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 80}},
     .next = ulid_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,

@@ -33,13 +33,22 @@ typedef struct toid__span {
     uint8_t width;  /* up to 64 */
 } toid__span;
 
+/* A format's text encoder: writes exactly info.text_len characters, no NUL. */
+typedef void (*toid__encode_fn)(const uint8_t *bin, char *out);
+
 typedef struct toid__format {
     toid_format_info info;
     /* Strict decode, checks length, alphabet, overflow in that order. The
      * format layer's fixed bits (uuidv7 version/variant) are checked here too. */
     int (*decode)(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
-    /* Writes exactly info.text_len characters, no NUL. */
-    void (*encode)(const uint8_t *bin, char *out);
+    /* Writes exactly info.text_len characters, no NUL; where the format has a
+     * SIMD encoder, it asks the level (toid__simd()) on each call. */
+    toid__encode_fn encode;
+    /* Formats with a SIMD encoder: the one for each codec slot (simd.h's
+     * toid__codec_slot: [1] scalar, [2] SIMD), so toid__encoder calls it
+     * without encode's check of the level. NULL entries (all of them in the
+     * other formats, and [0], the level not known yet) mean encode. */
+    toid__encode_fn encode_at[3];
     uint8_t ts_shift;              /* the timestamp is info.ts_bits wide at this shift */
     uint8_t nfields;
     toid__field_layout fields[4];  /* the sub-fields, most significant first */

@@ -1,6 +1,7 @@
 /* registry.c — the format table, derived from TOID_FORMAT_LIST, and the
  * public entry points that dispatch through it. */
 #include "format.h"
+#include "simd.h"
 
 const toid__format *const toid__formats[TOID_FORMAT_COUNT] = {
 #define TOID__PTR(id, tok, name) &toid__fmt_##tok,
@@ -94,7 +95,7 @@ int toid_encode(toid_format f, const uint8_t *bin, char *out, size_t out_size) {
     unsigned n = fmt->info.text_len;
     if (out_size <= n)
         return TOID_EBUFFER;
-    fmt->encode(bin, out);
+    toid__encoder(fmt)(bin, out);
     out[n] = '\0';
     return (int)n;
 }
@@ -108,8 +109,9 @@ int toid_encode_batch(toid_format f, const uint8_t *bin, size_t n, char sep, cha
     if (n > (SIZE_MAX - 1) / step || out_size < n * step + 1)
         return TOID_EBUFFER;
     char *p = out;
+    toid__encode_fn encode = toid__encoder(fmt);
     for (size_t i = 0; i < n; i++, bin += size) {
-        fmt->encode(bin, p);
+        encode(bin, p);
         p += len;
         if (sep != '\0')
             *p++ = sep;
