@@ -44,10 +44,10 @@ typedef struct toid__format {
     /* Writes exactly info.text_len characters, no NUL; where the format has a
      * SIMD encoder, it asks the level (toid__simd()) on each call. */
     toid__encode_fn encode;
-    /* Formats with a SIMD encoder: the one for each codec slot (simd.h's
-     * toid__codec_slot: [1] scalar, [2] SIMD), so toid__encoder calls it
-     * without encode's check of the level. NULL entries (all of them in the
-     * other formats, and [0], the level not known yet) mean encode. */
+    /* The encoder for each codec slot (simd.h's toid__codec_slot: [0] the
+     * level not known yet: encode, which finds it; [1] scalar; [2] SIMD), so
+     * toid__encoder calls it without encode's check of the level. Set with
+     * TOID__ENCODE (one encoder) or TOID__ENCODE_SIMD (simd.h). */
     toid__encode_fn encode_at[3];
     uint8_t ts_shift;              /* the timestamp is info.ts_bits wide at this shift */
     uint8_t nfields;
@@ -71,6 +71,9 @@ typedef struct toid__format {
     uint8_t entropy_per_id;        /* bytes every ID draws (a new ms may draw more) */
     bool no_entropy;               /* nanoflake: draws no random bytes at all */
 } toid__format;
+
+/* The encoder of a format that has one for every level. */
+#define TOID__ENCODE(fn) .encode = (fn), .encode_at = {(fn), (fn), (fn)}
 
 #define TOID__DECLARE_FORMAT(id, tok, name) extern const toid__format toid__fmt_##tok TOID__HIDDEN;
 TOID_FORMAT_LIST(TOID__DECLARE_FORMAT)

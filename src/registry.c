@@ -88,15 +88,17 @@ int toid_decode(toid_format f, const char *text, size_t len, uint8_t *bin, size_
     return fmt->decode(text, len, bin, err_pos);
 }
 
+/* The per-ID text path: the table entry straight (an f in range always has
+ * one), the terminator before the call, the level's encoder with no wrapper. */
 int toid_encode(toid_format f, const uint8_t *bin, char *out, size_t out_size) {
-    const toid__format *fmt = toid__format_of(f);
-    if (!fmt || !bin || !out)
+    if ((unsigned)f >= TOID_FORMAT_COUNT || !bin || !out)
         return TOID_EINVAL;
+    const toid__format *fmt = toid__formats[f];
     unsigned n = fmt->info.text_len;
     if (out_size <= n)
         return TOID_EBUFFER;
-    toid__encoder(fmt)(bin, out);
     out[n] = '\0';
+    toid__encoder(fmt)(bin, out);
     return (int)n;
 }
 

@@ -33,8 +33,7 @@ extern uint8_t toid__codec_slot TOID__HIDDEN;
  * one byte load and one table load. fmt->encode stays right at every level
  * too (it asks toid__simd() itself); this is the per-ID path's shortcut. */
 static inline toid__encode_fn toid__encoder(const toid__format *fmt) {
-    toid__encode_fn e = fmt->encode_at[__atomic_load_n(&toid__codec_slot, __ATOMIC_RELAXED)];
-    return e ? e : fmt->encode;
+    return fmt->encode_at[__atomic_load_n(&toid__codec_slot, __ATOMIC_RELAXED)];
 }
 
 /* The level-1 codecs of this build's instruction set: SSSE3 on x86-64
@@ -52,12 +51,13 @@ static inline toid__encode_fn toid__encoder(const toid__format *fmt) {
 #define TOID__HAVE_SIMD 0
 #endif
 
-/* A SIMD format's encode_at: the scalar encoder, and TOID__SIMD(name) where
- * this build has it (the scalar one again where it has none). */
+/* The encoders of a format with a SIMD one: encode (which asks the level),
+ * the scalar one, and TOID__SIMD(name) where this build has it (the scalar
+ * one again where it has none). */
 #if TOID__HAVE_SIMD
-#define TOID__ENCODE_AT(scalar, name) {NULL, scalar, TOID__SIMD(name)}
+#define TOID__ENCODE_SIMD(wrapper, scalar, name) .encode = (wrapper), .encode_at = {(wrapper), (scalar), TOID__SIMD(name)}
 #else
-#define TOID__ENCODE_AT(scalar, name) {NULL, scalar, scalar}
+#define TOID__ENCODE_SIMD(wrapper, scalar, name) .encode = (wrapper), .encode_at = {(wrapper), (scalar), (scalar)}
 #endif
 
 #if TOID__HAVE_SIMD
