@@ -7,13 +7,9 @@
 #define M60 ((UINT64_C(1) << 60) - 1)
 
 /* 26 symbols = 2 | 12 | 12: three independent 60-bit-or-less chains. */
-static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+static int ulid_decode_scalar(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 26)
         return TOID_ELENGTH;
-#if TOID__HAVE_SIMD
-    if (toid__simd() && TOID__SIMD(ulid_decode)(s, bin) == 0)
-        return 0;           /* anything it does not accept: the scalar code below says why */
-#endif
     unsigned bad = 0;
     const uint8_t *t = toid__crockford32_dec;
     uint64_t a = toid__b32_get(s, 2, t, &bad);
@@ -29,6 +25,22 @@ static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos)
     toid__store64(bin, (a << 56) | (b >> 4));
     toid__store64(bin + 8, (b << 60) | c);
     return 0;
+}
+
+#if TOID__HAVE_SIMD
+static int ulid_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len == 26 && TOID__SIMD(ulid_decode)(s, bin) == 0)
+        return 0;
+    return ulid_decode_scalar(s, len, bin, err_pos);   /* anything it does not accept: the scalar code says why */
+}
+#endif
+
+static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+#if TOID__HAVE_SIMD
+    if (toid__simd())
+        return ulid_decode_simd(s, len, bin, err_pos);
+#endif
+    return ulid_decode_scalar(s, len, bin, err_pos);
 }
 
 static void ulid_encode_scalar(const uint8_t *bin, char *out) {
@@ -86,7 +98,8 @@ const toid__format toid__fmt_ulid = {
         .ts_bits = 48, .spec = "ULID specification",
         .detect_rank = 2, .detected = 1,
     },
-    .decode = ulid_decode, TOID__ENCODE_SIMD(ulid_encode, ulid_encode_scalar, ulid_encode),
+    TOID__DECODE_SIMD(ulid_decode, ulid_decode_scalar, ulid_decode_simd),
+    TOID__ENCODE_SIMD(ulid_encode, ulid_encode_scalar, ulid_encode),
     .ts_shift = 80, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 80}},
     .next = ulid_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,

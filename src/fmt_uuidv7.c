@@ -39,13 +39,9 @@ int toid__uuid_text_decode(const char *s, uint8_t *bin, size_t *err_pos) {
     return 0;
 }
 
-static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+static int uuidv7_decode_scalar(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 36)
         return TOID_ELENGTH;
-#if TOID__HAVE_SIMD
-    if (toid__simd() && TOID__SIMD(uuid_decode)(s, bin) == 0)
-        return 0;           /* anything it does not accept: the scalar code below says why */
-#endif
     uint8_t out[16];
     int rc = toid__uuid_text_decode(s, out, err_pos);
     if (rc < 0)
@@ -58,6 +54,22 @@ static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_po
     }
     memcpy(bin, out, 16);
     return 0;
+}
+
+#if TOID__HAVE_SIMD
+static int uuidv7_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len == 36 && TOID__SIMD(uuid_decode)(s, bin) == 0)
+        return 0;
+    return uuidv7_decode_scalar(s, len, bin, err_pos);   /* anything it does not accept: the scalar code says why */
+}
+#endif
+
+static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+#if TOID__HAVE_SIMD
+    if (toid__simd())
+        return uuidv7_decode_simd(s, len, bin, err_pos);
+#endif
+    return uuidv7_decode_scalar(s, len, bin, err_pos);
 }
 
 static void uuid_encode_scalar(const uint8_t *bin, char *out) {
@@ -144,7 +156,8 @@ const toid__format toid__fmt_uuidv7 = {
         .ts_bits = 48, .spec = "RFC 9562, section 5.7",
         .detect_rank = 1, .detected = 1, .text_lower = 1,
     },
-    .decode = uuidv7_decode, TOID__ENCODE_SIMD(toid__uuid_text_encode, uuid_encode_scalar, uuid_encode),
+    TOID__DECODE_SIMD(uuidv7_decode, uuidv7_decode_scalar, uuidv7_decode_simd),
+    TOID__ENCODE_SIMD(toid__uuid_text_encode, uuid_encode_scalar, uuid_encode),
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
     .extra = layout_extra, .nextra = 4,

@@ -35,12 +35,18 @@ typedef struct toid__span {
 
 /* A format's text encoder: writes exactly info.text_len characters, no NUL. */
 typedef void (*toid__encode_fn)(const uint8_t *bin, char *out);
+/* A format's decoder (toid__format's decode). */
+typedef int (*toid__decode_fn)(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
 
 typedef struct toid__format {
     toid_format_info info;
     /* Strict decode, checks length, alphabet, overflow in that order. The
-     * format layer's fixed bits (uuidv7 version/variant) are checked here too. */
-    int (*decode)(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
+     * format layer's fixed bits (uuidv7 version/variant) are checked here too.
+     * Where the format has a SIMD decoder, it asks the level on each call. */
+    toid__decode_fn decode;
+    /* The decoder for each codec slot, as encode_at below (toid__decoder):
+     * [2] tries the SIMD decoder and hands what it does not accept to [1]. */
+    toid__decode_fn decode_at[3];
     /* Writes exactly info.text_len characters, no NUL; where the format has a
      * SIMD encoder, it asks the level (toid__simd()) on each call. */
     toid__encode_fn encode;
@@ -72,8 +78,9 @@ typedef struct toid__format {
     bool no_entropy;               /* nanoflake: draws no random bytes at all */
 } toid__format;
 
-/* The encoder of a format that has one for every level. */
+/* The encoder and the decoder of a format that has one for every level. */
 #define TOID__ENCODE(fn) .encode = (fn), .encode_at = {(fn), (fn), (fn)}
+#define TOID__DECODE(fn) .decode = (fn), .decode_at = {(fn), (fn), (fn)}
 
 #define TOID__DECLARE_FORMAT(id, tok, name) extern const toid__format toid__fmt_##tok TOID__HIDDEN;
 TOID_FORMAT_LIST(TOID__DECLARE_FORMAT)

@@ -82,10 +82,9 @@ int toid__check_value(const toid__format *fmt, const uint8_t *bin) {
 }
 
 int toid_decode(toid_format f, const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
-    const toid__format *fmt = toid__format_of(f);
-    if (!fmt || !bin || (!text && len))
+    if ((unsigned)f >= TOID_FORMAT_COUNT || !bin || (!text && len))
         return TOID_EINVAL;
-    return fmt->decode(text, len, bin, err_pos);
+    return toid__decoder(toid__formats[f])(text, len, bin, err_pos);
 }
 
 /* The per-ID text path: the table entry straight (an f in range always has

@@ -36,6 +36,11 @@ static inline toid__encode_fn toid__encoder(const toid__format *fmt) {
     return fmt->encode_at[__atomic_load_n(&toid__codec_slot, __ATOMIC_RELAXED)];
 }
 
+/* The same for the decoder. */
+static inline toid__decode_fn toid__decoder(const toid__format *fmt) {
+    return fmt->decode_at[__atomic_load_n(&toid__codec_slot, __ATOMIC_RELAXED)];
+}
+
 /* The level-1 codecs of this build's instruction set: SSSE3 on x86-64
  * (codec_simd_x86.c), NEON on little-endian aarch64 (codec_simd_neon.c),
  * where every ARMv8-A core has it. TOID__SIMD(uuid_encode) names
@@ -58,6 +63,14 @@ static inline toid__encode_fn toid__encoder(const toid__format *fmt) {
 #define TOID__ENCODE_SIMD(wrapper, scalar, name) .encode = (wrapper), .encode_at = {(wrapper), (scalar), TOID__SIMD(name)}
 #else
 #define TOID__ENCODE_SIMD(wrapper, scalar, name) .encode = (wrapper), .encode_at = {(wrapper), (scalar), (scalar)}
+#endif
+/* Its decoders: decode (which asks the level), the scalar one, and simd (the
+ * SIMD decoder, then the scalar one for what it does not accept), which
+ * exists only where the build has SIMD. */
+#if TOID__HAVE_SIMD
+#define TOID__DECODE_SIMD(wrapper, scalar, simd) .decode = (wrapper), .decode_at = {(wrapper), (scalar), (simd)}
+#else
+#define TOID__DECODE_SIMD(wrapper, scalar, simd) .decode = (wrapper), .decode_at = {(wrapper), (scalar), (scalar)}
 #endif
 
 #if TOID__HAVE_SIMD

@@ -33,7 +33,8 @@ for f in "$@"; do
     objs+=("$o")
 done
 aarch64-linux-gnu-ar rcs "$work/libtoid.a" "${objs[@]}"
-"$cc" -dM -E -x c /dev/null | grep -q '__ARM_NEON 1' || { echo "simd.neon: $cc does not target NEON" >&2; exit 1; }
+defines=$("$cc" -dM -E -x c /dev/null)     # (no grep -q in a pipe: under pipefail its early exit fails the writer)
+[[ $defines == *"#define __ARM_NEON 1"* ]] || { echo "simd.neon: $cc does not target NEON" >&2; exit 1; }
 
 link() {    # NAME SOURCE... -> $work/NAME, static
     local name=$1
