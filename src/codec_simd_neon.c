@@ -78,6 +78,19 @@ static inline uint8x16_t narrow(uint16x8_t a, uint16x8_t b) {
 /* symbols 0.., 8.. of a ULID; symbols 10.., 18.. of a ULID and each SCRU160 group */
 static const int16_t from0[8] = {-5, -8, -11, -6, -9, -4, -7, -10};
 static const int16_t from10[8] = {-11, -6, -9, -4, -7, -10, -5, -8};
+/* the windows of the last 16 symbols of 16 bytes (ULID's 10..25, SCRU160's
+ * 16..31 from its bytes 4..19) */
+static const uint8_t last_lo[16] = {7, 6, 7, 6, 8, 7, 8, 7, 9, 8, 10, 9, 10, 9, 11, 10};
+static const uint8_t last_hi[16] = {12, 11, 12, 11, 13, 12, 13, 12, 14, 13, 15, 14, 15, 14, 0xFF, 15};
+
+/* 16 symbols from b (8 of windows wa with shifts sa, 8 of wb with sb) in
+ * the 32-symbol alphabet, stored at out. */
+static inline void put16(uint8x16_t b, const uint8_t *wa, const int16_t *sa, const uint8_t *wb, const int16_t *sb,
+                         const char *alphabet, char *out) {
+    uint8x16x2_t t = {{vld1q_u8((const uint8_t *)alphabet), vld1q_u8((const uint8_t *)alphabet + 16)}};
+    uint8x16_t v = narrow(symbols(b, wa, sa), symbols(b, wb, sb));
+    vst1q_u8((uint8_t *)out, vqtbl2q_u8(t, v));
+}
 
 /* ---- UUID: 16 bytes <-> 8-4-4-4-12 hex ---- */
 
@@ -139,16 +152,10 @@ int toid__uuid_decode_neon(const char *s, uint8_t *bin) {
 void toid__ulid_encode_neon(const uint8_t *bin, char *out) {
     static const uint8_t w0[16] = {0, 0xFF, 1, 0, 2, 1, 2, 1, 3, 2, 3, 2, 4, 3, 5, 4};
     static const uint8_t w8[16] = {5, 4, 6, 5, 7, 6, 7, 6, 8, 7, 8, 7, 9, 8, 10, 9};
-    static const uint8_t w10[16] = {7, 6, 7, 6, 8, 7, 8, 7, 9, 8, 10, 9, 10, 9, 11, 10};
-    static const uint8_t w18[16] = {12, 11, 12, 11, 13, 12, 13, 12, 14, 13, 15, 14, 15, 14, 0xFF, 15};
-    uint8x16x2_t alphabet = {{vld1q_u8((const uint8_t *)toid__crockford32_enc),
-                              vld1q_u8((const uint8_t *)toid__crockford32_enc + 16)}};
     uint8x16_t b = vld1q_u8(bin);
-    uint8x16_t head = narrow(symbols(b, w0, from0), symbols(b, w8, from0));
-    uint8x16_t tail = narrow(symbols(b, w10, from10), symbols(b, w18, from10));
     /* out[0..15], then out[10..25] over the overlap */
-    vst1q_u8((uint8_t *)out, vqtbl2q_u8(alphabet, head));
-    vst1q_u8((uint8_t *)out + 10, vqtbl2q_u8(alphabet, tail));
+    put16(b, w0, from0, w8, from0, toid__crockford32_enc, out);
+    put16(b, last_lo, from10, last_hi, from10, toid__crockford32_enc, out + 10);
 }
 
 int toid__ulid_decode_neon(const char *s, uint8_t *bin) {
@@ -175,15 +182,8 @@ int toid__ulid_decode_neon(const char *s, uint8_t *bin) {
 void toid__scru160_encode_neon(const uint8_t *bin, char *out) {
     static const uint8_t w0[16] = {1, 0, 1, 0, 2, 1, 2, 1, 3, 2, 4, 3, 4, 3, 5, 4};
     static const uint8_t w1[16] = {6, 5, 6, 5, 7, 6, 7, 6, 8, 7, 9, 8, 9, 8, 10, 9};
-    static const uint8_t w2[16] = {7, 6, 7, 6, 8, 7, 8, 7, 9, 8, 10, 9, 10, 9, 11, 10};
-    static const uint8_t w3[16] = {12, 11, 12, 11, 13, 12, 13, 12, 14, 13, 15, 14, 15, 14, 0xFF, 15};
-    uint8x16x2_t alphabet = {{vld1q_u8((const uint8_t *)toid__base32hex_enc),
-                              vld1q_u8((const uint8_t *)toid__base32hex_enc + 16)}};
-    uint8x16_t b0 = vld1q_u8(bin), b4 = vld1q_u8(bin + 4);     /* bytes 0..15, 4..19 */
-    uint8x16_t v0 = narrow(symbols(b0, w0, from10), symbols(b0, w1, from10));
-    uint8x16_t v1 = narrow(symbols(b4, w2, from10), symbols(b4, w3, from10));
-    vst1q_u8((uint8_t *)out, vqtbl2q_u8(alphabet, v0));
-    vst1q_u8((uint8_t *)out + 16, vqtbl2q_u8(alphabet, v1));
+    put16(vld1q_u8(bin), w0, from10, w1, from10, toid__base32hex_enc, out);                   /* bytes 0..15 */
+    put16(vld1q_u8(bin + 4), last_lo, from10, last_hi, from10, toid__base32hex_enc, out + 16); /* 4..19 */
 }
 
 int toid__scru160_decode32_neon(const char *s, uint8_t *bin) {

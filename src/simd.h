@@ -56,6 +56,15 @@ static inline toid__decode_fn toid__decoder(const toid__format *fmt) {
 #define TOID__HAVE_SIMD 0
 #endif
 
+/* simd where this build has SIMD and the level is above 0, else scalar: the
+ * choice of a format's dispatching encode and decode. (Without SIMD, simd
+ * is dropped unexpanded, so it may name what does not exist.) */
+#if TOID__HAVE_SIMD
+#define TOID__PICK(simd, scalar) (toid__simd() ? (simd) : (scalar))
+#else
+#define TOID__PICK(simd, scalar) (scalar)
+#endif
+
 /* The encoders of a format with a SIMD one: encode (which asks the level),
  * the scalar one, and TOID__SIMD(name) where this build has it (the scalar
  * one again where it has none). */
