@@ -66,7 +66,7 @@ static int scru160_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *
 #endif
 
 static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
-    return TOID__PICK(scru160_decode_simd, scru160_decode_scalar)(s, len, bin, err_pos);
+    return TOID__PICK(scru160_decode_simd, scru160_decode_scalar, (s, len, bin, err_pos));
 }
 
 static void scru160_encode_scalar(const uint8_t *bin, char *out) {
@@ -79,7 +79,7 @@ static void scru160_encode_scalar(const uint8_t *bin, char *out) {
 }
 
 static void scru160_encode(const uint8_t *bin, char *out) {
-    TOID__PICK(TOID__SIMD(scru160_encode), scru160_encode_scalar)(bin, out);
+    TOID__PICK(TOID__SIMD(scru160_encode), scru160_encode_scalar, (bin, out));
 }
 
 /* Counter: a 15-bit random start each ms, + 1 (or, in MICROS mode, the

@@ -36,7 +36,7 @@ static int ulid_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *err
 #endif
 
 static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
-    return TOID__PICK(ulid_decode_simd, ulid_decode_scalar)(s, len, bin, err_pos);
+    return TOID__PICK(ulid_decode_simd, ulid_decode_scalar, (s, len, bin, err_pos));
 }
 
 static void ulid_encode_scalar(const uint8_t *bin, char *out) {
@@ -48,7 +48,7 @@ static void ulid_encode_scalar(const uint8_t *bin, char *out) {
 }
 
 static void ulid_encode(const uint8_t *bin, char *out) {
-    TOID__PICK(TOID__SIMD(ulid_encode), ulid_encode_scalar)(bin, out);
+    TOID__PICK(TOID__SIMD(ulid_encode), ulid_encode_scalar, (bin, out));
 }
 
 /* Same ms: the 80 random bits + 1 with carry; a carry out of them is the

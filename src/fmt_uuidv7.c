@@ -65,7 +65,7 @@ static int uuidv7_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *e
 #endif
 
 static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
-    return TOID__PICK(uuidv7_decode_simd, uuidv7_decode_scalar)(s, len, bin, err_pos);
+    return TOID__PICK(uuidv7_decode_simd, uuidv7_decode_scalar, (s, len, bin, err_pos));
 }
 
 static void uuid_encode_scalar(const uint8_t *bin, char *out) {
@@ -84,7 +84,7 @@ static void uuid_encode_scalar(const uint8_t *bin, char *out) {
 
 /* 16 bytes -> the 36 characters of a UUID, whatever its version. */
 void toid__uuid_text_encode(const uint8_t *bin, char *out) {
-    TOID__PICK(TOID__SIMD(uuid_encode), uuid_encode_scalar)(bin, out);
+    TOID__PICK(TOID__SIMD(uuid_encode), uuid_encode_scalar, (bin, out));
 }
 
 /* RFC 9562 §6.2 method 1: a 42-bit counter in rand_a (12 bits) and the top

@@ -56,13 +56,14 @@ static inline toid__decode_fn toid__decoder(const toid__format *fmt) {
 #define TOID__HAVE_SIMD 0
 #endif
 
-/* simd where this build has SIMD and the level is above 0, else scalar: the
- * choice of a format's dispatching encode and decode. (Without SIMD, simd
- * is dropped unexpanded, so it may name what does not exist.) */
+/* simd args where this build has SIMD and the level is above 0, else
+ * scalar args: the choice of a format's dispatching encode and decode, as
+ * direct calls. (Without SIMD, simd is dropped unexpanded, so it may name
+ * what does not exist.) */
 #if TOID__HAVE_SIMD
-#define TOID__PICK(simd, scalar) (toid__simd() ? (simd) : (scalar))
+#define TOID__PICK(simd, scalar, args) (toid__simd() ? simd args : scalar args)
 #else
-#define TOID__PICK(simd, scalar) (scalar)
+#define TOID__PICK(simd, scalar, args) (scalar args)
 #endif
 
 /* The encoders of a format with a SIMD one: encode (which asks the level),
