@@ -5,7 +5,8 @@
 # statically with tests/test_simd.c (NEON against the scalar code on the same
 # inputs; it checks that the level is 1 on aarch64, so the NEON path did run),
 # test_vectors (the conformance vectors, on the NEON path and with
-# TOID_SIMD=off) and fuzz_simd with the replay driver over its corpus, each
+# TOID_SIMD=off), test_api, test_entropy (ChaCha20's portable path there)
+# and test_gen, and fuzz_simd with the replay driver over its corpus, each
 # run under qemu-aarch64. Skips (77) only when the cross compiler or qemu is
 # not installed: apt-get install -y gcc-aarch64-linux-gnu qemu-user.
 #   usage: tests/simd_neon_test.sh SOURCE_DIR VECTORS_DIR LIBRARY_SOURCE...
@@ -42,7 +43,9 @@ link() {    # NAME SOURCE... -> $work/NAME, static
     "$cc" "${flags[@]}" -static -pthread "$@" "$work/libtoid.a" -o "$work/$name"
 }
 link test_simd "$src/tests/test_simd.c"
-link test_vectors "$src/tests/test_vectors.c"
+for t in test_vectors test_api test_entropy test_gen; do
+    link "$t" "$src/tests/$t.c"
+done
 link fuzz_simd -I"$src/fuzz" "$src/fuzz/fuzz_simd.c" "$src/fuzz/replay.c"
 
 # a check.h program: exit status 0 and its last line "N passed, 0 failed";
@@ -64,5 +67,8 @@ if ! [[ $out =~ (^|$'\n')"simd level 1: " ]]; then
 fi
 run test_vectors "$qemu" "$work/test_vectors" "$vectors"
 run test_vectors.scalar env TOID_SIMD=off "$qemu" "$work/test_vectors" "$vectors"
+for t in test_api test_entropy test_gen; do
+    run "$t" "$qemu" "$work/$t"
+done
 "$qemu" "$work/fuzz_simd" "$src/fuzz/corpus/fuzz_simd" | sed 's/^/fuzz_simd: /'
 echo "simd.neon: the library builds for aarch64 with -Werror; NEON codecs agree with the scalar ones under qemu"
