@@ -366,8 +366,9 @@ TOID_API int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t o
  * mode: TOID_SIMD_OFF, TOID_SIMD_AUTO (the best the CPU has), or
  * TOID_SIMD_QUERY (change nothing). Returns the level now in use: 0 scalar,
  * 1 SSSE3 codecs, 2 SSSE3 codecs and AVX2 ChaCha20, 3 SSSE3 codecs and
- * AVX-512 ChaCha20; on aarch64 1 is the NEON codecs (ChaCha20 stays the
- * portable code there). Safe to call from any thread at any time.
+ * AVX-512 ChaCha20; on aarch64 1 is the NEON codecs (ChaCha20 uses NEON
+ * there at every level, as SSE2 on x86-64). Safe to call from any thread at
+ * any time.
  */
 #define TOID_SIMD_QUERY (-1)
 #define TOID_SIMD_OFF 0

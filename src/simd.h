@@ -11,7 +11,8 @@
 /* The level in use: 0 scalar (and ChaCha20 4 blocks with SSE2), 1 SSSE3
  * codecs, 2 those and ChaCha20 8 blocks with AVX2, 3 those and ChaCha20 16
  * blocks with AVX-512 (F and VL, on CPUs with VBMI too: see simd.c). On
- * aarch64 1 is NEON, and the highest (ChaCha20 stays portable there).
+ * aarch64 1 is the NEON codecs, and the highest (ChaCha20's 4 blocks use
+ * NEON there at every level, as they use SSE2 on x86-64).
  * Detected on first use (CPUID, and the
  * environment variable TOID_SIMD=off forces 0); toid_simd_select changes
  * it. */
