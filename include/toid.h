@@ -353,7 +353,8 @@ TOID_API int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t o
 /*
  * Which implementation the text codecs and the CSPRNG run. On x86-64 the
  * UUID (uuidv7), ULID and SCRU160 (both text forms) encoders and decoders
- * and toid_hex_encode (16 bytes or more) have SSSE3 versions, and the
+ * and toid_hex_encode (16 bytes or more) have SSSE3 versions on x86-64
+ * and NEON versions on aarch64 (which every ARMv8-A core has), and the
  * CSPRNG's ChaCha20 makes 16 blocks at a time with AVX-512 (F, VL and
  * VBMI) or 8 with AVX2, each chosen at run time when the CPU has it. The
  * scalar code (for ChaCha20: 4 blocks with SSE2) is the reference and the
@@ -365,7 +366,9 @@ TOID_API int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t o
  * mode: TOID_SIMD_OFF, TOID_SIMD_AUTO (the best the CPU has), or
  * TOID_SIMD_QUERY (change nothing). Returns the level now in use: 0 scalar,
  * 1 SSSE3 codecs, 2 SSSE3 codecs and AVX2 ChaCha20, 3 SSSE3 codecs and
- * AVX-512 ChaCha20. Safe to call from any thread at any time.
+ * AVX-512 ChaCha20; on aarch64 1 is the NEON codecs (ChaCha20 uses NEON
+ * there at every level, as SSE2 on x86-64). Safe to call from any thread at
+ * any time.
  */
 #define TOID_SIMD_QUERY (-1)
 #define TOID_SIMD_OFF 0

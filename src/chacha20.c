@@ -1,7 +1,8 @@
 /* chacha20.c — the ChaCha20 block function (RFC 8439 §2.3), the keystream
  * under toid's CSPRNG: one block (checked against the RFC's vectors), 4
  * consecutive blocks at once: with SSE2 where the CPU has it (every x86-64),
- * otherwise portable C with the blocks as lanes of arrays; and 16 at once
+ * with NEON on aarch64 (every ARMv8-A core), otherwise portable C with the
+ * blocks as lanes of arrays; and 16 at once
  * for the CSPRNG's refill: with AVX-512 where CPUID has it (toid_simd_select
  * level 3), else twice 8 with AVX2 (level 2), else four times 4.
  * All are checked against the one-block function. */
@@ -121,6 +122,47 @@ static void blocks_sse2(const uint32_t key[8], uint32_t counter, const uint32_t 
         _mm_storeu_si128((__m128i *)(void *)(out + 1 * 64 + 4 * w), _mm_unpackhi_epi64(t0, t1));
         _mm_storeu_si128((__m128i *)(void *)(out + 2 * 64 + 4 * w), _mm_unpacklo_epi64(t2, t3));
         _mm_storeu_si128((__m128i *)(void *)(out + 3 * 64 + 4 * w), _mm_unpackhi_epi64(t2, t3));
+    }
+}
+#endif
+
+#if defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define TOID__CHACHA_NEON 1
+#include <arm_neon.h>
+
+/* NEON (every ARMv8-A core): the SSE2 version's 4 blocks in the 4 lanes of
+ * one register per state word. A rotation is a shift and a shift-insert
+ * (by 16: the halves swapped); the same 4x4 transposes on the way out. */
+#define ROTN(v, n) vsriq_n_u32(vshlq_n_u32(v, n), v, 32 - (n))
+#define NQR(a, b, c, d)                                                                       \
+    a = vaddq_u32(a, b); d = veorq_u32(d, a); d = vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(d))); \
+    c = vaddq_u32(c, d); b = veorq_u32(b, c); b = ROTN(b, 12);                                \
+    a = vaddq_u32(a, b); d = veorq_u32(d, a); d = ROTN(d, 8);                                 \
+    c = vaddq_u32(c, d); b = veorq_u32(b, c); b = ROTN(b, 7)
+
+static void blocks_neon(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out) {
+    const uint32_t words[16] = STATE_WORDS(key, nonce);
+    const uint32_t lanes[4] = {0, 1, 2, 3};
+    uint32x4_t in[16], x[16];
+    for (int i = 0; i < 16; i++)
+        in[i] = vdupq_n_u32(words[i]);
+    in[12] = vaddq_u32(vdupq_n_u32(counter), vld1q_u32(lanes));
+    for (int i = 0; i < 16; i++)
+        x[i] = in[i];
+    ROUNDS(NQR, x);
+    for (int i = 0; i < 16; i++)
+        x[i] = vaddq_u32(x[i], in[i]);
+    /* words w..w+3 of the 4 blocks -> 16 bytes of each block */
+    for (int w = 0; w < 16; w += 4) {
+        uint64x2_t t0 = vreinterpretq_u64_u32(vzip1q_u32(x[w], x[w + 1]));
+        uint64x2_t t1 = vreinterpretq_u64_u32(vzip1q_u32(x[w + 2], x[w + 3]));
+        uint64x2_t t2 = vreinterpretq_u64_u32(vzip2q_u32(x[w], x[w + 1]));
+        uint64x2_t t3 = vreinterpretq_u64_u32(vzip2q_u32(x[w + 2], x[w + 3]));
+        vst1q_u8(out + 0 * 64 + 4 * w, vreinterpretq_u8_u64(vzip1q_u64(t0, t1)));
+        vst1q_u8(out + 1 * 64 + 4 * w, vreinterpretq_u8_u64(vzip2q_u64(t0, t1)));
+        vst1q_u8(out + 2 * 64 + 4 * w, vreinterpretq_u8_u64(vzip1q_u64(t2, t3)));
+        vst1q_u8(out + 3 * 64 + 4 * w, vreinterpretq_u8_u64(vzip2q_u64(t2, t3)));
     }
 }
 #endif
@@ -247,6 +289,8 @@ void toid__chacha20_blocks16(const uint32_t key[8], uint32_t counter, const uint
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out) {
 #if defined(__SSE2__) && TOID__CHACHA_LANES == 4
     blocks_sse2(key, counter, nonce, out);
+#elif defined(TOID__CHACHA_NEON) && TOID__CHACHA_LANES == 4
+    blocks_neon(key, counter, nonce, out);
 #else
     blocks_portable(key, counter, nonce, out);
 #endif

@@ -1,5 +1,5 @@
 /* codec_hex.c — hexadecimal: decoded case-insensitively, encoded lower case
- * from a table of the 256 digit pairs, or 16 bytes at a time with SSSE3
+ * from a table of the 256 digit pairs, or 16 bytes at a time with SSSE3 or NEON
  * (toid_hex_encode of 16 bytes or more, SCRU160's hex form among them). */
 #include "codec.h"
 #include "simd.h"
@@ -21,7 +21,7 @@ int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t out_size) 
         return TOID_EBUFFER;
 #if TOID__HAVE_SIMD
     if (n >= 16 && toid__simd())
-        toid__hex_encode_ssse3(bytes, n, out);
+        TOID__SIMD(hex_encode)(bytes, n, out);
     else
 #endif
         toid__hex_put(bytes, n, out);

@@ -5,7 +5,7 @@
  * tests/test_simd.c and fuzz/fuzz_simd.c compare the two. */
 #include "simd.h"
 
-#if TOID__HAVE_SIMD
+#if TOID__HAVE_SIMD && defined(__x86_64__)
 #include "codec.h"
 
 #include <immintrin.h>

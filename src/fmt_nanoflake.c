@@ -38,7 +38,7 @@ const toid__format toid__fmt_nanoflake = {
         .spec = "Nanoflake specification",
         .node_bits = 10, .node_max = 1023, .detect_rank = 8, .detected = 1, .text_lower = 1,
     },
-    .decode = nanoflake_decode, .encode = nanoflake_encode,
+    TOID__DECODE(nanoflake_decode), TOID__ENCODE(nanoflake_encode),
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
     .next = nanoflake_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,

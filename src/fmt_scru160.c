@@ -10,10 +10,6 @@
  * group's store overwrites the 3 spare bytes). Measured faster here than
  * composing the 160 bits in registers, which spilled. */
 static int scru160_decode32(const char *s, uint8_t *bin, size_t *err_pos) {
-#if TOID__HAVE_SIMD
-    if (toid__simd() && toid__scru160_decode32_ssse3(s, bin) == 0)
-        return 0;           /* anything it does not accept: the scalar code below says why */
-#endif
     const uint8_t *t = toid__base32hex_dec;
     unsigned bad = 0;
     uint64_t g0 = toid__b32_get(s, 8, t, &bad), g1 = toid__b32_get(s + 8, 8, t, &bad);
@@ -34,10 +30,6 @@ static int scru160_decode32(const char *s, uint8_t *bin, size_t *err_pos) {
 
 /* 40 hex digits, any case. */
 static int scru160_decode40(const char *s, uint8_t *bin, size_t *err_pos) {
-#if TOID__HAVE_SIMD
-    if (toid__simd() && toid__hex40_decode_ssse3(s, bin) == 0)
-        return 0;
-#endif
     uint8_t out[20];
     unsigned bad = 0;
     for (int i = 0; i < 20; i++) {
@@ -55,7 +47,7 @@ static int scru160_decode40(const char *s, uint8_t *bin, size_t *err_pos) {
     return 0;
 }
 
-static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+static int scru160_decode_scalar(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len == 32)
         return scru160_decode32(s, bin, err_pos);
     if (len == 40)
@@ -63,19 +55,31 @@ static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_p
     return TOID_ELENGTH;
 }
 
-static void scru160_encode(const uint8_t *bin, char *out) {
 #if TOID__HAVE_SIMD
-    if (toid__simd()) {
-        toid__scru160_encode_ssse3(bin, out);
-        return;
-    }
+static int scru160_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len == 32 && TOID__SIMD(scru160_decode32)(s, bin) == 0)
+        return 0;
+    if (len == 40 && TOID__SIMD(hex40_decode)(s, bin) == 0)
+        return 0;
+    return scru160_decode_scalar(s, len, bin, err_pos);  /* anything they do not accept: the scalar code says why */
+}
 #endif
+
+static int scru160_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    return TOID__PICK(scru160_decode_simd, scru160_decode_scalar, (s, len, bin, err_pos));
+}
+
+static void scru160_encode_scalar(const uint8_t *bin, char *out) {
     for (int i = 0; i < 4; i++) {
         const uint8_t *p = bin + 5 * i;
         uint64_t g = ((uint64_t)p[0] << 32) | ((uint64_t)p[1] << 24) | ((uint64_t)p[2] << 16) |
                      ((uint64_t)p[3] << 8) | p[4];
         toid__b32_put(g, 8, toid__base32hex_enc, out + 8 * i);
     }
+}
+
+static void scru160_encode(const uint8_t *bin, char *out) {
+    TOID__PICK(TOID__SIMD(scru160_encode), scru160_encode_scalar, (bin, out));
 }
 
 /* Counter: a 15-bit random start each ms, + 1 (or, in MICROS mode, the
@@ -132,7 +136,8 @@ const toid__format toid__fmt_scru160 = {
         .ts_bits = 48, .spec = "SCRU160 specification",
         .detect_rank = 3, .detected = 1,
     },
-    .decode = scru160_decode, .encode = scru160_encode,
+    TOID__DECODE_SIMD(scru160_decode, scru160_decode_scalar, scru160_decode_simd),
+    TOID__ENCODE_SIMD(scru160_encode, scru160_encode_scalar, scru160_encode),
     .ts_shift = 112, .nfields = 3,
     .fields = {{TOID_FIELD_COUNTER, 96, 16}, {TOID_FIELD_RANDOM16, 80, 16},
                {TOID_FIELD_RANDOM80, 0, 80}},

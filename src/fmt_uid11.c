@@ -73,7 +73,7 @@ const toid__format toid__fmt_uid11 = {
         .spec = "uid11 specification, profile xid (section 8)",
         .random_order = 1, .detect_rank = 4, .detected = 1,
     },
-    .decode = toid__uid11_decode, .encode = toid__uid11_encode,
+    TOID__DECODE(toid__uid11_decode), TOID__ENCODE(toid__uid11_encode),
     .ts_shift = 22, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 22}},
     .next = uid11_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,

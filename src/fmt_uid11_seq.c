@@ -25,7 +25,7 @@ const toid__format toid__fmt_uid11_seq = {
         .spec = "uid11 specification, profile ts-seq-rand (42/12/10)",
         .caller_node_bits = 10, .detect_rank = 5,
     },
-    .decode = toid__uid11_decode, .encode = toid__uid11_encode,
+    TOID__DECODE(toid__uid11_decode), TOID__ENCODE(toid__uid11_encode),
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_SEQUENCE, 10, 12}, {TOID_FIELD_RANDOM, 0, 10}},
     .next = uid11_seq_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,

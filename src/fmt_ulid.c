@@ -7,13 +7,9 @@
 #define M60 ((UINT64_C(1) << 60) - 1)
 
 /* 26 symbols = 2 | 12 | 12: three independent 60-bit-or-less chains. */
-static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+static int ulid_decode_scalar(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 26)
         return TOID_ELENGTH;
-#if TOID__HAVE_SIMD
-    if (toid__simd() && toid__ulid_decode_ssse3(s, bin) == 0)
-        return 0;           /* anything it does not accept: the scalar code below says why */
-#endif
     unsigned bad = 0;
     const uint8_t *t = toid__crockford32_dec;
     uint64_t a = toid__b32_get(s, 2, t, &bad);
@@ -31,18 +27,28 @@ static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos)
     return 0;
 }
 
-static void ulid_encode(const uint8_t *bin, char *out) {
 #if TOID__HAVE_SIMD
-    if (toid__simd()) {
-        toid__ulid_encode_ssse3(bin, out);
-        return;
-    }
+static int ulid_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len == 26 && TOID__SIMD(ulid_decode)(s, bin) == 0)
+        return 0;
+    return ulid_decode_scalar(s, len, bin, err_pos);   /* anything it does not accept: the scalar code says why */
+}
 #endif
+
+static int ulid_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    return TOID__PICK(ulid_decode_simd, ulid_decode_scalar, (s, len, bin, err_pos));
+}
+
+static void ulid_encode_scalar(const uint8_t *bin, char *out) {
     uint64_t hi = toid__load64(bin), lo = toid__load64(bin + 8);
     const char *e = toid__crockford32_enc;
     toid__b32_put(hi >> 56, 2, e, out);
     toid__b32_put(((hi << 4) | (lo >> 60)) & M60, 12, e, out + 2);
     toid__b32_put(lo & M60, 12, e, out + 14);
+}
+
+static void ulid_encode(const uint8_t *bin, char *out) {
+    TOID__PICK(TOID__SIMD(ulid_encode), ulid_encode_scalar, (bin, out));
 }
 
 /* Same ms: the 80 random bits + 1 with carry; a carry out of them is the
@@ -82,7 +88,8 @@ const toid__format toid__fmt_ulid = {
         .ts_bits = 48, .spec = "ULID specification",
         .detect_rank = 2, .detected = 1,
     },
-    .decode = ulid_decode, .encode = ulid_encode,
+    TOID__DECODE_SIMD(ulid_decode, ulid_decode_scalar, ulid_decode_simd),
+    TOID__ENCODE_SIMD(ulid_encode, ulid_encode_scalar, ulid_encode),
     .ts_shift = 80, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 80}},
     .next = ulid_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,

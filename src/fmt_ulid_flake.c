@@ -15,7 +15,7 @@ const toid__format toid__fmt_ulid_flake = {
         .spec = "Ulid-Flake specification, stand-alone",
         .detect_rank = 6, .detected = 1,
     },
-    .decode = toid__flake13_decode, .encode = toid__flake13_encode,
+    TOID__DECODE(toid__flake13_decode), TOID__ENCODE(toid__flake13_encode),
     .ts_shift = 20, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 20}},
     .next = flake_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,

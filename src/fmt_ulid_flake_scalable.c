@@ -15,7 +15,7 @@ const toid__format toid__fmt_ulid_flake_scalable = {
         .spec = "Ulid-Flake specification, scalable",
         .node_bits = 5, .node_max = 31, .detect_rank = 7,
     },
-    .decode = toid__flake13_decode, .encode = toid__flake13_encode,
+    TOID__DECODE(toid__flake13_decode), TOID__ENCODE(toid__flake13_encode),
     .ts_shift = 20, .nfields = 2,
     .fields = {{TOID_FIELD_RANDOM, 5, 15}, {TOID_FIELD_SID, 0, 5}},
     .next = flake_scalable_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,

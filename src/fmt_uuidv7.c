@@ -39,13 +39,9 @@ int toid__uuid_text_decode(const char *s, uint8_t *bin, size_t *err_pos) {
     return 0;
 }
 
-static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+static int uuidv7_decode_scalar(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len != 36)
         return TOID_ELENGTH;
-#if TOID__HAVE_SIMD
-    if (toid__simd() && toid__uuid_decode_ssse3(s, bin) == 0)
-        return 0;           /* anything it does not accept: the scalar code below says why */
-#endif
     uint8_t out[16];
     int rc = toid__uuid_text_decode(s, out, err_pos);
     if (rc < 0)
@@ -60,14 +56,19 @@ static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_po
     return 0;
 }
 
-/* 16 bytes -> the 36 characters of a UUID, whatever its version. */
-void toid__uuid_text_encode(const uint8_t *bin, char *out) {
 #if TOID__HAVE_SIMD
-    if (toid__simd()) {
-        toid__uuid_encode_ssse3(bin, out);
-        return;
-    }
+static int uuidv7_decode_simd(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    if (len == 36 && TOID__SIMD(uuid_decode)(s, bin) == 0)
+        return 0;
+    return uuidv7_decode_scalar(s, len, bin, err_pos);   /* anything it does not accept: the scalar code says why */
+}
 #endif
+
+static int uuidv7_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+    return TOID__PICK(uuidv7_decode_simd, uuidv7_decode_scalar, (s, len, bin, err_pos));
+}
+
+static void uuid_encode_scalar(const uint8_t *bin, char *out) {
     char hex[32];
     toid__hex_put(bin, 16, hex);
     memcpy(out, hex, 8);
@@ -79,6 +80,11 @@ void toid__uuid_text_encode(const uint8_t *bin, char *out) {
     memcpy(out + 19, hex + 16, 4);
     out[23] = '-';
     memcpy(out + 24, hex + 20, 12);
+}
+
+/* 16 bytes -> the 36 characters of a UUID, whatever its version. */
+void toid__uuid_text_encode(const uint8_t *bin, char *out) {
+    TOID__PICK(TOID__SIMD(uuid_encode), uuid_encode_scalar, (bin, out));
 }
 
 /* RFC 9562 §6.2 method 1: a 42-bit counter in rand_a (12 bits) and the top
@@ -140,7 +146,8 @@ const toid__format toid__fmt_uuidv7 = {
         .ts_bits = 48, .spec = "RFC 9562, section 5.7",
         .detect_rank = 1, .detected = 1, .text_lower = 1,
     },
-    .decode = uuidv7_decode, .encode = toid__uuid_text_encode,
+    TOID__DECODE_SIMD(uuidv7_decode, uuidv7_decode_scalar, uuidv7_decode_simd),
+    TOID__ENCODE_SIMD(toid__uuid_text_encode, uuid_encode_scalar, uuid_encode),
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
     .extra = layout_extra, .nextra = 4,

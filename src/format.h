@@ -33,13 +33,28 @@ typedef struct toid__span {
     uint8_t width;  /* up to 64 */
 } toid__span;
 
+/* A format's text encoder: writes exactly info.text_len characters, no NUL. */
+typedef void (*toid__encode_fn)(const uint8_t *bin, char *out);
+/* A format's decoder (toid__format's decode). */
+typedef int (*toid__decode_fn)(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
+
 typedef struct toid__format {
     toid_format_info info;
     /* Strict decode, checks length, alphabet, overflow in that order. The
-     * format layer's fixed bits (uuidv7 version/variant) are checked here too. */
-    int (*decode)(const char *text, size_t len, uint8_t *bin, size_t *err_pos);
-    /* Writes exactly info.text_len characters, no NUL. */
-    void (*encode)(const uint8_t *bin, char *out);
+     * format layer's fixed bits (uuidv7 version/variant) are checked here too.
+     * Where the format has a SIMD decoder, it asks the level on each call. */
+    toid__decode_fn decode;
+    /* The decoder for each codec slot, as encode_at below (toid__decoder):
+     * [2] tries the SIMD decoder and hands what it does not accept to [1]. */
+    toid__decode_fn decode_at[3];
+    /* Writes exactly info.text_len characters, no NUL; where the format has a
+     * SIMD encoder, it asks the level (toid__simd()) on each call. */
+    toid__encode_fn encode;
+    /* The encoder for each codec slot (simd.h's toid__codec_slot: [0] the
+     * level not known yet: encode, which finds it; [1] scalar; [2] SIMD), so
+     * toid__encoder calls it without encode's check of the level. Set with
+     * TOID__ENCODE (one encoder) or TOID__ENCODE_SIMD (simd.h). */
+    toid__encode_fn encode_at[3];
     uint8_t ts_shift;              /* the timestamp is info.ts_bits wide at this shift */
     uint8_t nfields;
     toid__field_layout fields[4];  /* the sub-fields, most significant first */
@@ -62,6 +77,10 @@ typedef struct toid__format {
     uint8_t entropy_per_id;        /* bytes every ID draws (a new ms may draw more) */
     bool no_entropy;               /* nanoflake: draws no random bytes at all */
 } toid__format;
+
+/* The encoder and the decoder of a format that has one for every level. */
+#define TOID__ENCODE(fn) .encode = (fn), .encode_at = {(fn), (fn), (fn)}
+#define TOID__DECODE(fn) .decode = (fn), .decode_at = {(fn), (fn), (fn)}
 
 #define TOID__DECLARE_FORMAT(id, tok, name) extern const toid__format toid__fmt_##tok TOID__HIDDEN;
 TOID_FORMAT_LIST(TOID__DECLARE_FORMAT)

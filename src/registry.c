@@ -1,6 +1,7 @@
 /* registry.c — the format table, derived from TOID_FORMAT_LIST, and the
  * public entry points that dispatch through it. */
 #include "format.h"
+#include "simd.h"
 
 const toid__format *const toid__formats[TOID_FORMAT_COUNT] = {
 #define TOID__PTR(id, tok, name) &toid__fmt_##tok,
@@ -81,21 +82,22 @@ int toid__check_value(const toid__format *fmt, const uint8_t *bin) {
 }
 
 int toid_decode(toid_format f, const char *text, size_t len, uint8_t *bin, size_t *err_pos) {
-    const toid__format *fmt = toid__format_of(f);
-    if (!fmt || !bin || (!text && len))
+    if ((unsigned)f >= TOID_FORMAT_COUNT || !bin || (!text && len))
         return TOID_EINVAL;
-    return fmt->decode(text, len, bin, err_pos);
+    return toid__decoder(toid__formats[f])(text, len, bin, err_pos);
 }
 
+/* The per-ID text path: the table entry straight (an f in range always has
+ * one), the terminator before the call, the level's encoder with no wrapper. */
 int toid_encode(toid_format f, const uint8_t *bin, char *out, size_t out_size) {
-    const toid__format *fmt = toid__format_of(f);
-    if (!fmt || !bin || !out)
+    if ((unsigned)f >= TOID_FORMAT_COUNT || !bin || !out)
         return TOID_EINVAL;
+    const toid__format *fmt = toid__formats[f];
     unsigned n = fmt->info.text_len;
     if (out_size <= n)
         return TOID_EBUFFER;
-    fmt->encode(bin, out);
     out[n] = '\0';
+    toid__encoder(fmt)(bin, out);
     return (int)n;
 }
 
@@ -108,8 +110,9 @@ int toid_encode_batch(toid_format f, const uint8_t *bin, size_t n, char sep, cha
     if (n > (SIZE_MAX - 1) / step || out_size < n * step + 1)
         return TOID_EBUFFER;
     char *p = out;
+    toid__encode_fn encode = toid__encoder(fmt);
     for (size_t i = 0; i < n; i++, bin += size) {
-        fmt->encode(bin, p);
+        encode(bin, p);
         p += len;
         if (sep != '\0')
             *p++ = sep;
