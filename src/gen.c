@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "gen.h"
 #include "os.h"
+#include "simd.h"
 
 #include <errno.h>
 #include <linux/futex.h>
@@ -826,7 +827,7 @@ static int next_text(toid_gen *g, char *out, size_t out_size) {
     int rc = produce_one(g, fmt, bin, NULL);
     if (rc < 0)
         return rc;
-    fmt->encode(bin, out);
+    toid__encoder(fmt)(bin, out);
     out[fmt->info.text_len] = '\0';
     return (int)fmt->info.text_len;
 }
