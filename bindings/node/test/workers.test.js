@@ -41,10 +41,12 @@ test('child_process.fork: 4 processes and the parent, ulid and uuidv7', async ()
   for (const format of ['ulid', 'uuidv7']) {
     const runs = Array.from({ length: 4 }, () => new Promise((resolve, reject) => {
       const c = fork(CHILD, [format, String(N)], { serialization: 'advanced' });
+      // 'close', not 'exit': 'exit' may come before the child's last
+      // message is delivered; 'close' comes after its IPC channel closed
       let got = null;
       c.once('message', (m) => { got = m; });
       c.once('error', reject);
-      c.once('exit', (code) => (code === 0 && got ? resolve(got) : reject(new Error(`child exit ${code}`))));
+      c.once('close', (code) => (code === 0 && got ? resolve(got) : reject(new Error(`child exit ${code}, message ${got ? 'received' : 'missing'}`))));
     }));
     const mine = Array.from({ length: N }, () => toid.new(format));
     checkStreams([...(await Promise.all(runs)), mine]);
