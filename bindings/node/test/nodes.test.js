@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { fork } = require('node:child_process');
+const forkResult = require('../helpers/fork_result');
 const { Worker } = require('node:worker_threads');
 const toid = require('..');
 
@@ -28,13 +28,7 @@ test('the library decides which formats have a node', () => {
 });
 
 test('child_process.fork: each new process refuses until configured, then uses its node', async () => {
-  const runs = [1, 2].map((node) => new Promise((resolve, reject) => {
-    const c = fork(HELPER, [String(node), '20000'], { serialization: 'advanced' });
-    let got = null;
-    c.once('message', (m) => { got = m; });
-    c.once('error', reject);
-    c.once('exit', (code) => (code === 0 && got ? resolve(got) : reject(new Error(`child exit ${code}`))));
-  }));
+  const runs = [1, 2].map((node) => forkResult(HELPER, [String(node), '20000']));
   const results = await Promise.all(runs);
   const all = new Set();
   results.forEach(({ refused, ids }, k) => {

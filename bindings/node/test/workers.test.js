@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { fork } = require('node:child_process');
+const forkResult = require('../helpers/fork_result');
 const { Worker } = require('node:worker_threads');
 const toid = require('..');
 
@@ -39,15 +39,7 @@ test('worker_threads: 4 workers and the main thread, ulid and uuidv7', async () 
 
 test('child_process.fork: 4 processes and the parent, ulid and uuidv7', async () => {
   for (const format of ['ulid', 'uuidv7']) {
-    const runs = Array.from({ length: 4 }, () => new Promise((resolve, reject) => {
-      const c = fork(CHILD, [format, String(N)], { serialization: 'advanced' });
-      // 'close', not 'exit': 'exit' may come before the child's last
-      // message is delivered; 'close' comes after its IPC channel closed
-      let got = null;
-      c.once('message', (m) => { got = m; });
-      c.once('error', reject);
-      c.once('close', (code) => (code === 0 && got ? resolve(got) : reject(new Error(`child exit ${code}, message ${got ? 'received' : 'missing'}`))));
-    }));
+    const runs = Array.from({ length: 4 }, () => forkResult(CHILD, [format, String(N)]));
     const mine = Array.from({ length: N }, () => toid.new(format));
     checkStreams([...(await Promise.all(runs)), mine]);
   }
