@@ -32,30 +32,41 @@
 typedef void (*loop_fn)(long n);
 
 /* ---- the library ---- */
-static void lib_text(toid_format f, long n) {
+/* n IDs of f as text, from g, or from the process-wide generator (NULL) */
+static void text_loop(toid_format f, toid_gen *g, long n) {
     char t[TOID_TEXT_MAX];
     size_t last = toid_format_get(f)->text_len - 1;
     uint64_t acc = 0;
     for (long i = 0; i < n; i++) {
-        toid_new_text(f, t, sizeof t);
+        if (g)
+            toid_gen_next_text(g, t, sizeof t);
+        else
+            toid_new_text(f, t, sizeof t);
         acc += (uint8_t)t[last];
     }
     bench_sink += acc;
 }
 
-static void lib_ulid(long n) { lib_text(TOID_ULID, n); }
-static void lib_uuidv7(long n) { lib_text(TOID_UUIDV7, n); }
-static void lib_scru160(long n) { lib_text(TOID_SCRU160, n); }
-
-static void lib_nanoflake(long n) {
+/* n nanoflakes, binary: the same */
+static void bin_loop(toid_gen *g, long n) {
     uint8_t b[8];
     uint64_t acc = 0;
     for (long i = 0; i < n; i++) {
-        toid_new(TOID_NANOFLAKE, b);
+        if (g)
+            toid_gen_next(g, b, NULL);
+        else
+            toid_new(TOID_NANOFLAKE, b);
         acc += b[7];
     }
     bench_sink += acc;
 }
+
+static void lib_text(toid_format f, long n) { text_loop(f, NULL, n); }
+static void lib_ulid(long n) { lib_text(TOID_ULID, n); }
+static void lib_uuidv7(long n) { lib_text(TOID_UUIDV7, n); }
+static void lib_scru160(long n) { lib_text(TOID_SCRU160, n); }
+
+static void lib_nanoflake(long n) { bin_loop(NULL, n); }
 
 /* ---- the same on a generator that a second thread has used once: it is
  * then nobody's own, and each ID takes the lock (ULID, UUIDv7) or a
@@ -80,30 +91,13 @@ static void many_init(toid_format f) {
     pthread_join(t, NULL);
 }
 
-static void many_text(toid_format f, long n) {
-    char t[TOID_TEXT_MAX];
-    size_t last = toid_format_get(f)->text_len - 1;
-    uint64_t acc = 0;
-    for (long i = 0; i < n; i++) {
-        toid_gen_next_text(&many[f], t, sizeof t);
-        acc += (uint8_t)t[last];
-    }
-    bench_sink += acc;
-}
+static void many_text(toid_format f, long n) { text_loop(f, &many[f], n); }
 
 static void many_ulid(long n) { many_text(TOID_ULID, n); }
 static void many_uuidv7(long n) { many_text(TOID_UUIDV7, n); }
 static void many_scru160(long n) { many_text(TOID_SCRU160, n); }
 
-static void many_nanoflake(long n) {
-    uint8_t b[8];
-    uint64_t acc = 0;
-    for (long i = 0; i < n; i++) {
-        toid_gen_next(&many[TOID_NANOFLAKE], b, NULL);
-        acc += b[7];
-    }
-    bench_sink += acc;
-}
+static void many_nanoflake(long n) { bin_loop(&many[TOID_NANOFLAKE], n); }
 
 /* ---- the floors ---- */
 static int64_t clock_ms(void) {
