@@ -25,6 +25,7 @@ typedef struct rng {
     uint32_t pos;               /* next unused byte of buf */
     uint32_t since_reseed;
     uint64_t fork_generation;   /* only consulted for the fallback state */
+    uint32_t fallback;          /* 1 in tls_fallback: a flag, so the hot path never takes its address */
 } rng;
 
 /* initial-exec: read at a fixed offset from the thread pointer, not through
@@ -52,6 +53,7 @@ static rng *state(void) {
     }
 #endif
     if (p == MAP_FAILED) {
+        tls_fallback.fallback = 1;
         tls = &tls_fallback;
     } else {
         tls = p;
@@ -106,7 +108,7 @@ static void refill(rng *r) {
 
 /* Seeded, and reseeded when due (the only place a system call happens). */
 static int ready(rng *r) {
-    if (__builtin_expect(r == &tls_fallback, 0) && !toid__fork_detection_off()) {  /* no wipe-on-fork page */
+    if (__builtin_expect(r->fallback, 0) && !toid__fork_detection_off()) {  /* no wipe-on-fork page */
         uint64_t g = toid__fork_generation();
         if (g != r->fork_generation) {
             r->seeded = 0;
@@ -159,7 +161,7 @@ int toid__random_bytes_nosyscall(void *out, size_t n) {
 
 int toid__random_bytes_if_ready(void *out, size_t n) {
     rng *r = tls;
-    if (!r || r == &tls_fallback || !r->seeded || r->since_reseed >= RESEED_BYTES)
+    if (!r || r->fallback || !r->seeded || r->since_reseed >= RESEED_BYTES)
         return TOID__ERETRY;
     take(r, out, n);
     return 0;
