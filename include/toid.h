@@ -936,7 +936,10 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
  * compare-and-swap for the formats whose state fits one word (nanoflake,
  * ulid-flake, ulid-flake-scalable, uid11-seq, scru160), a short lock
  * otherwise, never held across a system call; fork-safe; applies the wait
- * policies. With TOID_GEN_SHARED also safe from
+ * policies. Not async-signal-safe: a call from a signal handler that
+ * interrupted its own thread's call on the same generator fails with
+ * TOID_EINVAL where it can tell (the owner's path), and may wait for ever
+ * otherwise (the lock). With TOID_GEN_SHARED also safe from
  * several processes (the lock is then a robust process-shared mutex, which
  * may sleep in the kernel); returns the repair's error (TOID_EENTROPY,
  * TOID_ERANGE) in the rare case that repairing after a dead holder fails.

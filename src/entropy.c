@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 
@@ -25,20 +26,31 @@ typedef struct rng {
     uint32_t pos;               /* next unused byte of buf */
     uint32_t since_reseed;
     uint64_t fork_generation;   /* only consulted for the fallback state */
-    uint32_t fallback;          /* 1 in tls_fallback: a flag, so the hot path never takes its address */
+    uint32_t fallback;          /* 1: on the heap (no wipe-on-fork page) */
 } rng;
 
 /* initial-exec: read at a fixed offset from the thread pointer, not through
- * __tls_get_addr (a call, ~20 instructions, on every draw). 8 bytes of the
- * static TLS that glibc keeps spare for libraries loaded by dlopen (the
- * PostgreSQL and language bindings); the large fallback state stays dynamic. */
+ * __tls_get_addr (a call, ~20 instructions, on every draw). That makes the
+ * library's whole TLS block static, taken from the spare that glibc keeps
+ * for libraries loaded by dlopen (PostgreSQL's, the language bindings'), so
+ * the block stays small: this pointer and describe.c's time cache, about
+ * 100 bytes. No state lives in TLS itself: the page below, or the heap. */
 static _Thread_local rng *tls __attribute__((tls_model("initial-exec")));
-static _Thread_local rng tls_fallback;    /* if mmap fails: still correct, checked by pid in fork.c */
+int toid__test_no_wipe_page;    /* tests: states made from now on go on the heap */
 static toid__getrandom_fn getrandom_hook;
 static pthread_key_t page_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
-static void free_page(void *p) { munmap(p, 4096); }
+/* At thread exit: the thread's state goes, and so does our pointer to it
+ * (a later destructor that draws gets a new state, not a freed one). */
+static void free_page(void *p) {
+    rng *r = p;
+    tls = NULL;
+    if (r->fallback)
+        free(r);
+    else
+        munmap(r, 4096);
+}
 static void make_key(void) { pthread_key_create(&page_key, free_page); }
 
 static rng *state(void) {
@@ -47,19 +59,23 @@ static rng *state(void) {
     _Static_assert(sizeof(rng) <= 4096, "rng fits a page");
     void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 #ifdef MADV_WIPEONFORK
-    if (p != MAP_FAILED && !toid__fork_detection_off() && madvise(p, 4096, MADV_WIPEONFORK) != 0) {
+    if (p != MAP_FAILED && !toid__fork_detection_off() &&
+        (toid__test_no_wipe_page || madvise(p, 4096, MADV_WIPEONFORK) != 0)) {
         munmap(p, 4096);
         p = MAP_FAILED;
     }
 #endif
     if (p == MAP_FAILED) {
-        tls_fallback.fallback = 1;
-        tls = &tls_fallback;
-    } else {
-        tls = p;
-        pthread_once(&key_once, make_key);
-        pthread_setspecific(page_key, p);
+        /* no wipe-on-fork page: the heap, checked by pid after a fork (fork.c) */
+        p = aligned_alloc(_Alignof(rng), (sizeof(rng) + _Alignof(rng) - 1) / _Alignof(rng) * _Alignof(rng));
+        if (!p)
+            return NULL;
+        memset(p, 0, sizeof(rng));
+        ((rng *)p)->fallback = 1;
     }
+    tls = p;
+    pthread_once(&key_once, make_key);
+    pthread_setspecific(page_key, p);
     return tls;
 }
 
@@ -143,17 +159,20 @@ static void take(rng *r, uint8_t *o, size_t n) {
 
 int toid_random_bytes(void *out, size_t n) {
     rng *r = state();
-    if (ready(r) < 0)
+    if (__builtin_expect(!r, 0) || ready(r) < 0)
         return TOID_EENTROPY;
     take(r, out, n);
     return 0;
 }
 
-int toid__entropy_prepare(void) { return ready(state()) < 0 ? TOID_EENTROPY : 0; }
+int toid__entropy_prepare(void) {
+    rng *r = state();
+    return !r || ready(r) < 0 ? TOID_EENTROPY : 0;
+}
 
 int toid__random_bytes_nosyscall(void *out, size_t n) {
     rng *r = state();
-    if (!r->seeded)
+    if (!r || !r->seeded)
         return TOID_EENTROPY;
     take(r, out, n);
     return 0;
@@ -168,4 +187,8 @@ int toid__random_bytes_if_ready(void *out, size_t n) {
 }
 
 void toid__test_set_getrandom(toid__getrandom_fn fn) { __atomic_store_n(&getrandom_hook, fn, __ATOMIC_RELEASE); }
-void toid__test_reseed_now(void) { state()->seeded = 0; }
+void toid__test_reseed_now(void) {
+    rng *r = state();
+    if (r)
+        r->seeded = 0;
+}

@@ -322,16 +322,19 @@ static bool barrier_ready(void) {
     return st > 0 && !__atomic_load_n(&toid__test_owner_off, __ATOMIC_RELAXED);
 }
 
-/* Takes g from its owner: called holding the lock. */
-static void disown(toid_gen *g) {
-    __atomic_store_n(&g->h.owner, OWNER_REVOKING, __ATOMIC_RELAXED);
+/* Takes g from its owner, once g->h.owner reads REVOKING (which the caller
+ * stored holding the lock, and only it). Not holding the lock: the wait may
+ * be long (the owner preempted inside an ID, or in a system call to reseed
+ * its CSPRNG), and a fork() meanwhile must not leave the child's copy of the
+ * lock held by a thread it does not have. */
+static __attribute__((noinline)) void disown(toid_gen *g) {
     if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
         sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
     for (int spins = 0; __atomic_load_n(&g->h.busy, __ATOMIC_ACQUIRE); spins++) {
         if (spins < 100)
             cpu_relax();
         else
-            sched_yield();  /* the owner was preempted in its ID */
+            sleep_us(50);   /* the owner was preempted in its ID: let it run, whatever our priority */
     }
     const toid__format *fmt = toid__format_of(g->h.cfg.format);
     if (fmt->pack)          /* the head was the state of record: now the word is */
@@ -340,16 +343,25 @@ static void disown(toid_gen *g) {
 }
 
 /* Thread `me` found g neither its own nor MANY: claims it if nobody has made
- * an ID yet, takes it from its owner otherwise. After it, g->h.owner is me
- * or MANY. */
+ * an ID yet, takes it from its owner otherwise, or waits while another
+ * thread takes it. After it, g->h.owner is me or MANY. */
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
     lock(g);
     uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+    bool taker = o != OWNER_NONE && o != me && o != OWNER_MANY && o != OWNER_REVOKING;
     if (o == OWNER_NONE)
         __atomic_store_n(&g->h.owner, barrier_ready() ? me : OWNER_MANY, __ATOMIC_RELEASE);
-    else if (o != me && o != OWNER_MANY)
-        disown(g);
+    else if (taker)
+        __atomic_store_n(&g->h.owner, OWNER_REVOKING, __ATOMIC_RELAXED);
     unlock(g);
+    if (taker)
+        disown(g);
+    for (int spins = 0; __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == OWNER_REVOKING; spins++) {
+        if (spins < 100)
+            cpu_relax();
+        else
+            sleep_us(50);
+    }
 }
 
 /* g as thread `me` may use it: true when it is me's alone. */
@@ -395,6 +407,10 @@ static int from_csprng(void *ctx, uint8_t *buf, size_t n) {
     return toid_random_bytes(buf, n);
 }
 
+/* g->h.fork_generation while a thread resets g after a fork (generations
+ * count from 1 and never get here). */
+#define FORK_RESETTING UINT64_MAX
+
 /* A child process must not go on with its parent's state, unless the
  * generator is shared: then the state is the group's, and a child is one
  * more member (fork_generation is per process, so in a shared generator it
@@ -402,18 +418,28 @@ static int from_csprng(void *ctx, uint8_t *buf, size_t n) {
 static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__format *fmt, uint64_t gen) {
     if (g->h.cfg.flags & TOID_GEN_SHARED)
         return 0;
-    lock(g);
-    if (g->h.fork_generation != gen) {
-        forget_state(g);
-        /* the owner may be a thread of the parent, even one caught in an ID */
-        if (!(g->h.cfg.flags & TOID_GEN_UNLOCKED))
-            g->h.owner = OWNER_NONE;
-        g->h.busy = 0;
-        if (fmt->info.node_bits)
-            g->h.state |= TOID__GEN_FORKED;
-        __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
+    uint64_t seen = __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE);
+    if (seen != gen) {
+        if (seen != FORK_RESETTING && __atomic_compare_exchange_n(&g->h.fork_generation, &seen, FORK_RESETTING,
+                                                                  false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            /* The first thread of this process here since the fork. No other
+             * thread of ours is inside g (each comes through this check
+             * first), and the parent's threads are not here, whatever they
+             * held: the lock, the ownership, an ID half made. So reset them
+             * all, without the lock (a copy of it may be held by nobody). */
+            __atomic_store_n(&g->h.lock, 0, __ATOMIC_RELAXED);
+            forget_state(g);
+            if (!(g->h.cfg.flags & TOID_GEN_UNLOCKED))
+                g->h.owner = OWNER_NONE;
+            g->h.busy = 0;
+            if (fmt->info.node_bits)
+                g->h.state |= TOID__GEN_FORKED;
+            __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
+        } else {
+            while (__atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE) != gen)
+                sched_yield();      /* another thread of ours is resetting it */
+        }
     }
-    unlock(g);
     return (g->h.state & TOID__GEN_FORKED) ? TOID_EFORKED : 0;
 }
 
@@ -671,6 +697,10 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
 static inline __attribute__((always_inline)) bool
 chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
             size_t *made, unsigned *st_all, int64_t *last, int *rc) {
+    if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0)) {
+        *rc = TOID_EINVAL;  /* a signal handler interrupted our own ID of g */
+        return true;
+    }
     __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);    /* busy, then owner: the disowner's membarrier does the rest */
     bool mine = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me;
@@ -766,6 +796,8 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
          * is held, so the core draws its random bytes straight from the
          * CSPRNG (no pool filled before), and the clock needs no second
          * reading (nobody else issues). */
+        if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0))
+            return TOID_EINVAL;     /* a signal handler interrupted our own ID of g */
         __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1)) {
@@ -911,10 +943,12 @@ int toid_configure(const toid_gen_config *cfg) {
         return TOID_EINVAL;
     toid_gen *g = default_gen(cfg->format);
     pthread_mutex_lock(&init_mutex);
+    /* in a forked child, first undo what the parent's threads left (the lock,
+     * the ownership); then take g from another thread that owns it, so that
+     * its next ID sees the new configuration */
+    (void)check_fork(g, toid__format_of(g->h.cfg.format));
+    (void)owned_by(g, self_id());
     lock(g);
-    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
-    if (o != OWNER_NONE && o != OWNER_MANY && o != self_id())
-        disown(g);          /* so the owner's next ID sees the new configuration */
     g->h.cfg = c;
     g->h.epoch_ms = epoch;
     forget_state(g);

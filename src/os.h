@@ -78,5 +78,8 @@ int toid__fork_detection_off(void) TOID__HIDDEN;
 extern void (*toid__test_shared_hold)(toid_gen *g, const uint8_t *id, int after) TOID__HIDDEN;
 /* gen.c: nonzero makes generators never owned by one thread (as without membarrier(2)). */
 extern int toid__test_owner_off TOID__HIDDEN;
+/* entropy.c: nonzero puts the CSPRNG states made from then on on the heap,
+ * as where no wipe-on-fork page can be had. */
+extern int toid__test_no_wipe_page TOID__HIDDEN;
 extern int toid__test_skip_repair TOID__HIDDEN;
 #endif

@@ -10,8 +10,11 @@
 #include "toid.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t out[64]);
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3], uint8_t *out);
@@ -22,6 +25,7 @@ int toid__test_simd_level(int level);
 typedef ssize_t (*getrandom_fn)(void *buf, size_t n, unsigned flags);
 void toid__test_set_getrandom(getrandom_fn fn);
 void toid__test_reseed_now(void);
+extern int toid__test_no_wipe_page;
 
 static void hex(const uint8_t *b, size_t n, char *out) {
     for (size_t i = 0; i < n; i++)
@@ -259,6 +263,43 @@ TEST_CASE(faults) {
     CHECK_EQ_INT(toid_random_bytes(buf, 16), 0);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
         CHECK_EQ_INT(toid_new((toid_format)f, id), 0);
+}
+
+/* A thread whose CSPRNG state could not get a wipe-on-fork page keeps it on
+ * the heap: a forked child must not go on with the parent's stream (the
+ * fork generation reseeds it), and the state is freed at thread exit. */
+static void *heap_state_thread(void *arg) {
+    int *ok = arg;
+    uint8_t before[32], parent[32], child[32];
+    int fds[2];
+    *ok = 0;
+    if (toid_random_bytes(before, sizeof before) != 0 || pipe(fds) != 0)
+        return NULL;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int rc = toid_random_bytes(child, sizeof child);
+        ssize_t w = write(fds[1], child, sizeof child);
+        _exit(rc == 0 && w == (ssize_t)sizeof child ? 0 : 1);
+    }
+    int st = 0;
+    ssize_t r = read(fds[0], child, sizeof child);
+    waitpid(pid, &st, 0);
+    close(fds[0]);
+    close(fds[1]);
+    if (pid > 0 && r == (ssize_t)sizeof child && WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+        toid_random_bytes(parent, sizeof parent) == 0)
+        *ok = memcmp(parent, child, sizeof child) != 0 ? 1 : 2;
+    return NULL;
+}
+
+TEST_CASE(heap_state_after_fork) {
+    toid__test_no_wipe_page = 1;    /* for the states made from now on: a new thread's */
+    int ok = -1;
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, heap_state_thread, &ok) == 0);
+    pthread_join(t, NULL);
+    toid__test_no_wipe_page = 0;
+    CHECK_MSG(ok == 1, "the child's bytes %s", ok == 2 ? "repeat the parent's" : "could not be compared");
 }
 
 int main(int argc, char **argv) {

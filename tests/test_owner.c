@@ -23,10 +23,14 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 extern int toid__test_owner_off;
+typedef ssize_t (*getrandom_fn)(void *buf, size_t n, unsigned flags);
+void toid__test_set_getrandom(getrandom_fn fn);
+void toid__test_reseed_now(void);
 
 #define OWNER_NONE 0u
 #define OWNER_MANY 1u
@@ -329,6 +333,102 @@ TEST_CASE(configure_takes_over) {
     CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);
     CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, id, TOID_EPOCH_DEFAULT, &fl), 0);
     CHECK_EQ_INT(fl.generator, 7);
+}
+
+/* ---- inside an ID: a getrandom hook that runs in the middle of one ----
+ * A thread that reseeds its CSPRNG does so inside the owner's ID (busy set),
+ * so a hook on getrandom stops it there, or acts there. */
+static int hook_mode;           /* 0 pass through; 1 block until released; 2 re-enter hook_gen */
+static int hook_blocked, hook_release, reentered_rc = 1;
+static toid_gen *hook_gen;
+
+static ssize_t hooked_getrandom(void *buf, size_t n, unsigned flags) {
+    int mode = __atomic_exchange_n(&hook_mode, 0, __ATOMIC_ACQ_REL);     /* once */
+    if (mode == 1) {
+        __atomic_store_n(&hook_blocked, 1, __ATOMIC_RELEASE);
+        while (!__atomic_load_n(&hook_release, __ATOMIC_ACQUIRE))
+            usleep(1000);
+    } else if (mode == 2) {
+        uint8_t id[TOID_BIN_MAX];
+        __atomic_store_n(&reentered_rc, toid_gen_next(hook_gen, id, NULL), __ATOMIC_RELEASE);
+    }
+    return getrandom(buf, n, flags);
+}
+
+/* A signal handler's ID of the generator its thread is making an ID of: an
+ * error, not the same ID twice (the handler cannot wait for the ID it
+ * interrupted). Here the "handler" runs from inside the ID, where one would. */
+TEST_CASE(reentered_id_refused) {
+    toid_gen *g = new_gen(TOID_ULID);
+    uint8_t a[16], b[16];
+    CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);
+    CHECK(owned_by_thread(g));
+    hook_gen = g;
+    toid__test_set_getrandom(hooked_getrandom);
+    int64_t ms = toid_clock_now(NULL);
+    while (toid_clock_now(NULL) == ms)
+        ;                   /* a new ms: the next ULID draws random bytes */
+    toid__test_reseed_now();
+    __atomic_store_n(&hook_mode, 2, __ATOMIC_RELEASE);
+    CHECK_EQ_INT(toid_gen_next(g, b, NULL), 0);
+    CHECK_EQ_INT(__atomic_load_n(&reentered_rc, __ATOMIC_ACQUIRE), TOID_EINVAL);
+    CHECK(memcmp(a, b, 16) < 0);
+    toid__test_set_getrandom(NULL);
+    free(g);
+}
+
+static void *ulid_once(void *arg) {
+    toid_new(TOID_ULID, arg);
+    return NULL;
+}
+
+/* Makes the process-wide ULID generator this thread's (nobody else in this
+ * program has used it), then stops inside its next ID until released. */
+static void *ulid_owner_stopped(void *arg) {
+    uint8_t *ids = arg;
+    toid_new(TOID_ULID, ids);
+    int64_t ms = toid_clock_now(NULL);
+    while (toid_clock_now(NULL) == ms)
+        ;                           /* a new ms: the next ULID draws random bytes */
+    toid__test_reseed_now();        /* ...and that draw reseeds: the hook stops us there */
+    __atomic_store_n(&hook_mode, 1, __ATOMIC_RELEASE);
+    toid_new(TOID_ULID, ids + 16);
+    return NULL;
+}
+
+/* fork() while the process-wide ULID generator's owner is stopped inside an
+ * ID and a second thread waits to take it over: the child has neither
+ * thread, and must neither hang nor repeat: toid_configure first (the
+ * documented way to re-arm a child), then IDs. */
+TEST_CASE(fork_while_taken_over) {
+    uint8_t owner_ids[32], taker_id[16];
+    pthread_t owner, taker;
+    toid__test_set_getrandom(hooked_getrandom);
+    pthread_create(&owner, NULL, ulid_owner_stopped, owner_ids);
+    while (!__atomic_load_n(&hook_blocked, __ATOMIC_ACQUIRE))
+        usleep(1000);
+    pthread_create(&taker, NULL, ulid_once, taker_id);
+    usleep(20000);                  /* the taker is in its wait for the owner's ID by now */
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);                  /* a hang is the failure */
+        toid__test_set_getrandom(NULL);
+        toid_gen_config c;
+        toid_gen_config_default(TOID_ULID, &c);
+        uint8_t x[16], y[16];
+        int ok = toid_configure(&c) == 0 && toid_new(TOID_ULID, x) == 0 && toid_new(TOID_ULID, y) == 0 &&
+                 memcmp(x, y, 16) < 0;
+        _exit(ok ? 0 : 1);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child configured and made IDs (status %d)", st);
+    __atomic_store_n(&hook_release, 1, __ATOMIC_RELEASE);
+    pthread_join(owner, NULL);
+    pthread_join(taker, NULL);
+    toid__test_set_getrandom(NULL);
+    CHECK(memcmp(owner_ids, owner_ids + 16, 16) < 0);
+    CHECK_MSG(memcmp(owner_ids + 16, taker_id, 16) < 0, "the taker's ID follows the ID it waited for");
 }
 
 static int setup(int nparam, char **param) {
