@@ -5,13 +5,13 @@
 
 #include <time.h>
 
-static toid_clock_fn hook;
-static void *hook_ctx;
+toid_clock_fn toid__clock_hook;
+void *toid__clock_hook_ctx;
 
 int64_t toid__clock_us(void) {
-    toid_clock_fn fn = __atomic_load_n(&hook, __ATOMIC_ACQUIRE);
+    toid_clock_fn fn = __atomic_load_n(&toid__clock_hook, __ATOMIC_ACQUIRE);
     if (fn)
-        return fn(__atomic_load_n(&hook_ctx, __ATOMIC_ACQUIRE));
+        return fn(__atomic_load_n(&toid__clock_hook_ctx, __ATOMIC_ACQUIRE));
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
@@ -25,6 +25,6 @@ int64_t toid_clock_now(unsigned *micros) {
 }
 
 void toid_set_clock(toid_clock_fn fn, void *ctx) {
-    __atomic_store_n(&hook_ctx, ctx, __ATOMIC_RELEASE);
-    __atomic_store_n(&hook, fn, __ATOMIC_RELEASE);
+    __atomic_store_n(&toid__clock_hook_ctx, ctx, __ATOMIC_RELEASE);
+    __atomic_store_n(&toid__clock_hook, fn, __ATOMIC_RELEASE);
 }

@@ -773,6 +773,16 @@ done:
     return rc < 0 ? rc : (int)made;
 }
 
+/* toid__clock_us without the call around the vDSO's, for the one-ID path. */
+static inline __attribute__((always_inline)) int64_t clock_us_inline(void) {
+    toid_clock_fn fn = __atomic_load_n(&toid__clock_hook, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(fn != NULL, 0))
+        return fn(__atomic_load_n(&toid__clock_hook_ctx, __ATOMIC_ACQUIRE));
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* One ID: the call users make most. produce() for n = 1 with its plumbing
  * taken out: the caller checked g once; no chunk loop; the fork check
  * inline; for the owner, no entropy array either. Otherwise, a format that draws no random bytes per ID
@@ -789,7 +799,7 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
     int rc = check_fork(g, fmt);
     if (rc < 0)
         return rc;
-    int64_t now = toid__clock_us();
+    int64_t now = clock_us_inline();
     uint64_t me = caller_id(g);
     if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == me, 1)) {
         /* The owner's ID: chunk_owned's work without its generality. Nothing
@@ -849,7 +859,7 @@ int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status) {
 /* One ID of g as text: toid_gen_next_text and toid_new_text (g checked by
  * the caller). The format's encoder straight, without toid_encode's checks
  * again. */
-static int next_text(toid_gen *g, char *out, size_t out_size) {
+static inline __attribute__((always_inline)) int next_text(toid_gen *g, char *out, size_t out_size) {
     const toid__format *fmt = toid__format_of(g->h.cfg.format);
     uint8_t bin[TOID_BIN_MAX];
     if (!out)
