@@ -118,9 +118,9 @@ static int uuidv7_next(toid__core *c, uint8_t *out) {
     int rc = toid__draw(c, rnd, fresh ? 10 : 4);   /* 32 random bits, + a counter start */
     if (rc < 0)
         return rc;
-    if (fresh)
-        counter = toid__be(rnd + 4, 6) & (COUNTER_MAX >> 1);
-    uint64_t r32 = toid__be(rnd, 4);    /* bytes 12..15 are rnd[0..3], as before */
+    if (fresh)      /* rnd[4..9], big-endian: the low 48 bits of rnd[2..9] */
+        counter = toid__gen_load64(rnd + 2) & (COUNTER_MAX >> 1);
+    uint64_t r32 = toid__gen_load32(rnd);   /* bytes 12..15 are rnd[0..3], as before */
     /* ms | ver 7 | counter's top 12 bits; var 0b10 | its low 30 bits | 32 random bits */
     uint64_t hi = (uint64_t)ms << 16 | 0x7000 | counter >> 30;
     uint64_t lo = UINT64_C(0x8000000000000000) | (counter & 0x3FFFFFFF) << 32 | r32;

@@ -38,6 +38,16 @@ static inline uint64_t toid__gen_load64(const uint8_t *p) {
 #endif
 }
 
+static inline uint32_t toid__gen_load32(const uint8_t *p) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return __builtin_bswap32(v);
+#else
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+#endif
+}
+
 static inline void toid__gen_store64(uint8_t *p, uint64_t v) {
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     v = __builtin_bswap64(v);

@@ -288,6 +288,32 @@ TEST_CASE(boundaries) {
 }
 
 /* ---- Ulid-Flake: the reference implementation's trace ---- */
+/* Where UUIDv7's random bytes go (RFC 9562 §6.2 method 1, DESIGN.md): on a
+ * new ms the core draws 10 bytes, the last 6 (big-endian, top bits cleared
+ * to 41) start the 42-bit counter and the first 4 are the ID's last 32 bits;
+ * in the same ms it draws 4 for those bits and the counter goes up by one. */
+TEST_CASE(uuidv7_trace) {
+    toid_gen *g = gen_a;
+    uint8_t id[16];
+    unsigned st;
+    int64_t ms = 1700000000000;
+    init(g, TOID_UUIDV7, TOID_EXHAUSTED_DEFAULT, TOID_BEHIND_DEFAULT);
+    static const uint8_t s1[] = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09,
+                                 0x0a, 0x0b, 0x0c, 0x0d};
+    fake e = script(s1, sizeof s1);
+    /* ms 018bcfe56800 | 7 | counter 0x0506070809 (0x0405... cut to 41 bits) | 00010203 */
+    static const uint8_t first[16] = {0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, 0x70, 0x14,
+                                      0x86, 0x07, 0x08, 0x09, 0x00, 0x01, 0x02, 0x03};
+    static const uint8_t second[16] = {0x01, 0x8b, 0xcf, 0xe5, 0x68, 0x00, 0x70, 0x14,
+                                       0x86, 0x07, 0x08, 0x0a, 0x0a, 0x0b, 0x0c, 0x0d};
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), 0);
+    CHECK(memcmp(id, first, 16) == 0);
+    CHECK_EQ_INT(e.drawn, 10);
+    CHECK_EQ_INT(next_checked(g, ms, &e, id, &st), 0);
+    CHECK(memcmp(id, second, 16) == 0);
+    CHECK_EQ_INT(e.drawn, 14);
+}
+
 TEST_CASE(flake_trace) {
     toid_gen *g = gen_a;
     uint8_t id[8];
