@@ -1,21 +1,12 @@
 /* clock.c — CLOCK_REALTIME in microseconds (through the vDSO: no syscall),
  * or the process-wide hook that tests and simulations install. */
 #define _POSIX_C_SOURCE 200809L
-#include "os.h"
-
-#include <time.h>
+#include "clock.h"
 
 toid_clock_fn toid__clock_hook;
 void *toid__clock_hook_ctx;
 
-int64_t toid__clock_us(void) {
-    toid_clock_fn fn = __atomic_load_n(&toid__clock_hook, __ATOMIC_ACQUIRE);
-    if (fn)
-        return fn(__atomic_load_n(&toid__clock_hook_ctx, __ATOMIC_ACQUIRE));
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
+int64_t toid__clock_us(void) { return toid__clock_us_inline(); }
 
 int64_t toid_clock_now(unsigned *micros) {
     int64_t us = toid__clock_us();

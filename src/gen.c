@@ -3,8 +3,8 @@
  * tick), then, for toid_gen_next and friends, the clock, entropy drawn
  * before the lock, a short lock, fork detection and the waits. */
 #define _GNU_SOURCE
+#include "clock.h"
 #include "gen.h"
-#include "os.h"
 #include "simd.h"
 
 #include <errno.h>
@@ -773,16 +773,6 @@ done:
     return rc < 0 ? rc : (int)made;
 }
 
-/* toid__clock_us without the call around the vDSO's, for the one-ID path. */
-static inline __attribute__((always_inline)) int64_t clock_us_inline(void) {
-    toid_clock_fn fn = __atomic_load_n(&toid__clock_hook, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(fn != NULL, 0))
-        return fn(__atomic_load_n(&toid__clock_hook_ctx, __ATOMIC_ACQUIRE));
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 /* One ID: the call users make most. produce() for n = 1 with its plumbing
  * taken out: the caller checked g once; no chunk loop; the fork check
  * inline; for the owner, no entropy array either. Otherwise, a format that draws no random bytes per ID
@@ -799,7 +789,7 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
     int rc = check_fork(g, fmt);
     if (rc < 0)
         return rc;
-    int64_t now = clock_us_inline();
+    int64_t now = toid__clock_us_inline();
     uint64_t me = caller_id(g);
     if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == me, 1)) {
         /* The owner's ID: chunk_owned's work without its generality. Nothing

@@ -44,8 +44,7 @@ static inline uint64_t toid__fork_generation_fast(void) {
     return toid__fork_generation();
 }
 
-/* Unix microseconds from the clock (or the hook, which gen.c's one-ID path
- * reads itself, to read the clock without a call around the vDSO's). */
+/* Unix microseconds from the clock (or the hook); clock.h has the inline form. */
 extern toid_clock_fn toid__clock_hook TOID__HIDDEN;
 extern void *toid__clock_hook_ctx TOID__HIDDEN;
 int64_t toid__clock_us(void) TOID__HIDDEN;
