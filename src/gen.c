@@ -1,7 +1,8 @@
 /* gen.c — the generic generator around the per-format pure cores: config
  * and defaults, the clock-behind policies and the format's time span (the
  * tick), then, for toid_gen_next and friends, the clock, entropy drawn
- * before the lock, a short lock, fork detection and the waits. */
+ * before the lock, a short lock (or none, for a generator one thread owns),
+ * fork detection and the waits. */
 #define _GNU_SOURCE
 #include "clock.h"
 #include "gen.h"
@@ -279,11 +280,12 @@ static void sleep_us(long us) {
  * REVOKING and backs out, or its busy = 1 was visible before, and the revoker
  * waits for busy = 0 (stored with release after the ID). The owner pays no
  * fence per ID; the revoker pays one system call, once per generator. Claims
- * and revocations are made holding the lock, so they are ordered with each
- * other and with every locked ID; REVOKING rather than MANY while the revoker
- * waits keeps the compare-and-swap formats' other threads off the state word
- * until the owner's last plain store is out (they see neither MANY nor
- * themselves, and wait on the lock the revoker holds).
+ * and the move to REVOKING are made holding the lock, so they are ordered
+ * with each other and with every locked ID; the wait is made without it (see
+ * disown). REVOKING rather than MANY while the revoker waits keeps the other
+ * threads off the state (the compare-and-swap formats' word included) until
+ * the owner's last plain store is out: they see neither MANY nor themselves,
+ * and wait for MANY.
  *
  * Without membarrier(2) (Linux < 4.14, a seccomp filter) nothing is owned: a
  * claim gives MANY. A new thread may reuse an exited thread's pointer, and
@@ -372,6 +374,26 @@ static inline __attribute__((always_inline)) bool owned_by(toid_gen *g, uint64_t
         o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
     }
     return o == me;
+}
+
+/* The owner's bracket around its IDs: busy, then owner read again (the
+ * disowner's membarrier does the rest). 1: in, make the IDs, then
+ * leave_owned; 0: g was taken meanwhile (settle, then lock or CAS);
+ * TOID_EINVAL: busy was already set, so a signal handler interrupted this
+ * thread's own ID of g (it cannot wait for it, and must not repeat it). */
+static inline __attribute__((always_inline)) int enter_owned(toid_gen *g, uint64_t me) {
+    if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0))
+        return TOID_EINVAL;
+    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1))
+        return 1;
+    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static inline __attribute__((always_inline)) void leave_owned(toid_gen *g) {
+    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
 }
 
 /* Random bytes drawn before the lock, handed out inside it: each format's
@@ -697,17 +719,14 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
 static inline __attribute__((always_inline)) bool
 chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
             size_t *made, unsigned *st_all, int64_t *last, int *rc) {
-    if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0)) {
-        *rc = TOID_EINVAL;  /* a signal handler interrupted our own ID of g */
-        return true;
+    int in = enter_owned(g, me);
+    if (in <= 0) {
+        *rc = in;
+        return in < 0;
     }
-    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);    /* busy, then owner: the disowner's membarrier does the rest */
-    bool mine = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me;
-    if (__builtin_expect(mine, 1))
-        *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
-    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
-    return mine;
+    *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
+    leave_owned(g);
+    return true;
 }
 
 /* Up to `chunk` IDs by whichever way g is held: its owner's, the
@@ -796,11 +815,10 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
          * is held, so the core draws its random bytes straight from the
          * CSPRNG (no pool filled before), and the clock needs no second
          * reading (nobody else issues). */
-        if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0))
-            return TOID_EINVAL;     /* a signal handler interrupted our own ID of g */
-        __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1)) {
+        int in = enter_owned(g, me);
+        if (__builtin_expect(in < 0, 0))
+            return in;
+        if (__builtin_expect(in, 1)) {
             toid__core c;
             c.g = &g->h;
             c.seen = NULL;
@@ -809,14 +827,13 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
             rc = make_tick(&c, fmt, now / 1000, (unsigned)(now % 1000));
             if (__builtin_expect(rc == 0, 1))
                 rc = fmt->next(&c, out);
-            __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+            leave_owned(g);
             if (__builtin_expect(rc < 0, 0))
                 goto slow;      /* nothing changed: produce() applies the policies */
             if (status)
                 *status = c.status;
             return 0;
         }
-        __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
     }
     uint8_t entropy[ENTROPY_MAX];
     pool q = {entropy, fmt->entropy_per_id, false};
