@@ -833,6 +833,9 @@ typedef struct toid_gen_head {
     uint32_t state;             /* private flags */
     uint64_t owner;             /* the one thread using it without atomics, or none / several / UNLOCKED */
     uint32_t busy;              /* the owner is making an ID */
+    uint32_t tick_ns;           /* the owner's: where ms tick_ms starts, tick_ns into second tick_sec */
+    int64_t tick_sec;
+    int64_t tick_ms;            /* INT64_MAX: none */
     int64_t fence_ms;           /* TOID_GEN_SHARED: the latest ms the lock holder may issue */
     uint32_t repair;            /* TOID_GEN_SHARED: a lock holder died, state to repair */
     uint64_t shared_lock[8];    /* TOID_GEN_SHARED: a robust process-shared mutex */

@@ -8,6 +8,13 @@ void *toid__clock_hook_ctx;
 
 int64_t toid__clock_us(void) { return toid__clock_us_inline(); }
 
+void toid__clock_hook_timespec(struct timespec *ts) {
+    int64_t us = toid__clock_us_inline();       /* the hook's, or the clock's if it was just removed */
+    int64_t sec = us / 1000000 - (us % 1000000 < 0);
+    ts->tv_sec = (time_t)sec;
+    ts->tv_nsec = (long)(us - sec * 1000000) * 1000;
+}
+
 int64_t toid_clock_now(unsigned *micros) {
     int64_t us = toid__clock_us();
     if (micros)

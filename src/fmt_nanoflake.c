@@ -1,9 +1,11 @@
 /* fmt_nanoflake.c — Nanoflake: 0 | 41-bit ms since the epoch | 10-bit
  * generator | 12-bit sequence (v = ts << 22 | gen << 12 | seq, as the spec's
  * text says); 13 lower-case base36 digits, zero-padded; 8 bytes. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime, for gen_owner.h */
 #include "codec.h"
 #include "flake13.h"
 #include "gen.h"
+#include "gen_owner.h"
 
 static int nanoflake_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len < 1 || len > 13)
@@ -21,13 +23,15 @@ static void nanoflake_encode(const uint8_t *bin, char *out) {
 }
 
 /* Sequence 0 each ms, + 1, exhausted after 4095. No randomness at all. */
-static int nanoflake_next(toid__core *c, uint8_t *out) {
+static inline __attribute__((always_inline)) int nanoflake_next(toid__core *c, uint8_t *out) {
     uint32_t seq;
     if (toid__next_seq(c, &seq) < 0)
         return TOID_EEXHAUSTED;
     c->g->seq = seq;
     return toid__issue64(c, toid__ts(c) << 22 | (uint64_t)c->g->cfg.node << 12 | seq, out);
 }
+
+TOID__ONE(nanoflake_one, toid__fmt_nanoflake, nanoflake_next)
 
 const toid__format toid__fmt_nanoflake = {
     .info = {
@@ -41,7 +45,7 @@ const toid__format toid__fmt_nanoflake = {
     TOID__DECODE(nanoflake_decode), TOID__ENCODE(nanoflake_encode),
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
-    .next = nanoflake_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .next = nanoflake_next, .one = nanoflake_one, .new_bin = nanoflake_one_new, .new_text = nanoflake_one_text, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_WAIT, .no_entropy = true,
     .pack = toid__seq_pack, .unpack = toid__seq_unpack,
 };

@@ -1,9 +1,11 @@
 /* fmt_scru160.c — SCRU160: 48-bit ms | 16-bit counter | 16-bit random16 |
  * 80-bit random80; 32 base32hex symbols (exactly 160 bits) or 40 hex; 20
  * bytes. Timestamps 0 and 2^48-1 are reserved: decoded, never generated. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime, for gen_owner.h */
 #include "codec.h"
 #include "gen.h"
 #include "simd.h"
+#include "gen_owner.h"
 
 /* 32 base32hex symbols: 8 symbols <-> 5 bytes, four times. Each 40-bit group
  * goes out as one 8-byte big-endian store into a scratch buffer (the next
@@ -86,7 +88,7 @@ static void scru160_encode(const uint8_t *bin, char *out) {
  * microsecond in the top 10 bits and a 6-bit count, never going down);
  * random16 and random80 fresh for every ID. The reserved timestamps 0 and
  * 2^48-1 are never generated. */
-static int scru160_next(toid__core *c, uint8_t *out) {
+static inline __attribute__((always_inline)) int scru160_next(toid__core *c, uint8_t *out) {
     toid_gen_head *g = c->g;
     const toid__tick *t = &c->t;
     if (t->ms < 1 || t->ms > (INT64_C(1) << 48) - 2)
@@ -129,6 +131,8 @@ static void scru160_unpack(uint64_t w, toid_gen_head *g) {
     g->last_ms = w ? (int64_t)(w >> 16) : INT64_MIN;
 }
 
+TOID__ONE(scru160_one, toid__fmt_scru160, scru160_next)
+
 const toid__format toid__fmt_scru160 = {
     .info = {
         .format = TOID_SCRU160, .name = "scru160", .bits = 160, .bin_size = 20,
@@ -142,7 +146,7 @@ const toid__format toid__fmt_scru160 = {
     .fields = {{TOID_FIELD_COUNTER, 96, 16}, {TOID_FIELD_RANDOM16, 80, 16},
                {TOID_FIELD_RANDOM80, 0, 80}},
     .has_reserved = true,
-    .next = scru160_next, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .next = scru160_next, .one = scru160_one, .new_bin = scru160_one_new, .new_text = scru160_one_text, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 12,  /* 14 on a new ms */
     .pack = scru160_pack, .unpack = scru160_unpack,
 };

@@ -1,8 +1,10 @@
 /* fmt_ulid.c — ULID: 48-bit Unix ms | 80-bit random, 26 Crockford base32
  * symbols (130 bits, so the first symbol is 0..7), 16 bytes big-endian. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime, for gen_owner.h */
 #include "codec.h"
 #include "gen.h"
 #include "simd.h"
+#include "gen_owner.h"
 
 #define M60 ((UINT64_C(1) << 60) - 1)
 
@@ -53,7 +55,7 @@ static void ulid_encode(const uint8_t *bin, char *out) {
 
 /* Same ms: the 80 random bits + 1 with carry; a carry out of them is the
  * spec's overflow error, never a carry into the timestamp. */
-static int ulid_next(toid__core *c, uint8_t *out) {
+static inline __attribute__((always_inline)) int ulid_next(toid__core *c, uint8_t *out) {
     toid_gen_head *g = c->g;
     const toid__tick *t = &c->t;
     uint64_t hi, lo;        /* hi: 48-bit ms | top 16 random bits; lo: the other 64 */
@@ -81,6 +83,8 @@ static int ulid_next(toid__core *c, uint8_t *out) {
     return 0;
 }
 
+TOID__ONE(ulid_one, toid__fmt_ulid, ulid_next)
+
 const toid__format toid__fmt_ulid = {
     .info = {
         .format = TOID_ULID, .name = "ulid", .bits = 128, .bin_size = 16,
@@ -92,7 +96,7 @@ const toid__format toid__fmt_ulid = {
     TOID__ENCODE_SIMD(ulid_encode, ulid_encode_scalar, ulid_encode),
     .ts_shift = 80, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 80}},
-    .next = ulid_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
+    .next = ulid_next, .one = ulid_one, .new_bin = ulid_one_new, .new_text = ulid_one_text, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
     .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 0,   /* 10 on a new ms */
 };
 

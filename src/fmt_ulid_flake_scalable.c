@@ -1,10 +1,14 @@
 /* fmt_ulid_flake_scalable.c — Ulid-Flake scalable: 0 | 43-bit ms since the
  * epoch | 15-bit random | 5-bit scalability id; 13 Crockford base32; 8 bytes. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime, for gen_owner.h */
 #include "flake13.h"
+#include "gen_owner.h"
 
-static int flake_scalable_next(toid__core *c, uint8_t *out) {
+static inline __attribute__((always_inline)) int flake_scalable_next(toid__core *c, uint8_t *out) {
     return toid__flake_next(c, out, 15, 5);
 }
+
+TOID__ONE(ulid_flake_scalable_one, toid__fmt_ulid_flake_scalable, flake_scalable_next)
 
 const toid__format toid__fmt_ulid_flake_scalable = {
     .info = {
@@ -18,7 +22,7 @@ const toid__format toid__fmt_ulid_flake_scalable = {
     TOID__DECODE(toid__flake13_decode), TOID__ENCODE(toid__flake13_encode),
     .ts_shift = 20, .nfields = 2,
     .fields = {{TOID_FIELD_RANDOM, 5, 15}, {TOID_FIELD_SID, 0, 5}},
-    .next = flake_scalable_next, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
+    .next = flake_scalable_next, .one = ulid_flake_scalable_one, .new_bin = ulid_flake_scalable_one_new, .new_text = ulid_flake_scalable_one_text, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
     .default_on_behind = TOID_BEHIND_ERROR,
     .pack = toid__flake_pack, .unpack = toid__flake_unpack, .max_entropy_bytes = 2,
     .entropy_per_id = 1,

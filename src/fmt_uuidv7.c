@@ -1,8 +1,10 @@
 /* fmt_uuidv7.c — UUIDv7 (RFC 9562 §5.7): 48-bit Unix ms | ver 7 | 12 bits |
  * var 0b10 | 62 bits; 36 lower-case hex digits with hyphens; 16 bytes. */
+#define _POSIX_C_SOURCE 200809L    /* clock_gettime, for gen_owner.h */
 #include "codec.h"
 #include "gen.h"
 #include "simd.h"
+#include "gen_owner.h"
 
 /* Offsets of the 32 hex digits in the 36-character form. */
 static const uint8_t digit_at[32] = {
@@ -99,7 +101,7 @@ static uint64_t counter_of(const uint8_t *id) {
     return (toid__gen_load64(id) & 0xFFF) << 30 | (toid__gen_load64(id + 8) >> 32 & 0x3FFFFFFF);
 }
 
-static int uuidv7_next(toid__core *c, uint8_t *out) {
+static inline __attribute__((always_inline)) int uuidv7_next(toid__core *c, uint8_t *out) {
     toid_gen_head *g = c->g;
     const toid__tick *t = &c->t;
     uint8_t rnd[10];
@@ -139,6 +141,8 @@ static const uint8_t fixed_bits[16] = {0, 0, 0, 0, 0, 0, 0x70, 0, 0x80};
 static const toid__span layout_extra[4] = {
     {"ver", 48, 4}, {"rand_a", 52, 12}, {"var", 64, 2}, {"rand_b", 66, 62}};
 
+TOID__ONE(uuidv7_one, toid__fmt_uuidv7, uuidv7_next)
+
 const toid__format toid__fmt_uuidv7 = {
     .info = {
         .format = TOID_UUIDV7, .name = "uuidv7", .bits = 128, .bin_size = 16,
@@ -151,6 +155,6 @@ const toid__format toid__fmt_uuidv7 = {
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
     .extra = layout_extra, .nextra = 4,
-    .next = uuidv7_next, .default_on_exhausted = TOID_EXHAUSTED_ADVANCE,
+    .next = uuidv7_next, .one = uuidv7_one, .new_bin = uuidv7_one_new, .new_text = uuidv7_one_text, .default_on_exhausted = TOID_EXHAUSTED_ADVANCE,
     .default_on_behind = TOID_BEHIND_RESET, .entropy_per_id = 4,   /* 10 on a new ms */
 };

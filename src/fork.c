@@ -12,15 +12,19 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static uint64_t *wipe_page;    /* [0]: 1 in the process that set it, 0 in a child, 2 while bumping */
+/* [0]: 1 in the process that set it, 0 in a child, 2 while bumping;
+ * [1]: the generation, for toid__fork_generation_seen (os.h): 0 in a
+ * child until its first check here, and after the test switch. */
+static uint64_t *wipe_page;
 static pid_t known_pid;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static uint64_t generation = 1;
+static int detection_off;
 /* Read by toid__fork_generation_fast (os.h) without a call. */
-uint64_t toid__fork_gen = 1;
-const uint64_t *toid__fork_wipe;    /* wipe_page once init is done (NULL without one) */
-int toid__fork_off;
+static const uint64_t no_page[2];   /* [1] = 0: always ask toid__fork_generation */
+const uint64_t *toid__fork_wipe = no_page;  /* wipe_page once init is done, if there is one */
 
-static void bump(void) { __atomic_add_fetch(&toid__fork_gen, 1, __ATOMIC_SEQ_CST); }
+static void bump(void) { __atomic_add_fetch(&generation, 1, __ATOMIC_SEQ_CST); }
 
 static void init(void) {
     void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -29,6 +33,7 @@ static void init(void) {
         if (madvise(p, 4096, MADV_WIPEONFORK) == 0) {
             wipe_page = p;
             wipe_page[0] = 1;
+            wipe_page[1] = generation;
         } else
 #endif
             munmap(p, 4096);
@@ -41,7 +46,7 @@ static void init(void) {
 
 uint64_t toid__fork_generation(void) {
     pthread_once(&once, init);
-    if (toid__fork_off)
+    if (__atomic_load_n(&detection_off, __ATOMIC_RELAXED))
         return 1;
     if (wipe_page) {
         /* The first check in a child finds 0. Two threads of the child may
@@ -61,15 +66,26 @@ uint64_t toid__fork_generation(void) {
                     sched_yield();
             }
         }
-    } else {
-        pid_t pid = getpid();
-        if (pid != known_pid) {
-            known_pid = pid;
-            bump();
-        }
+        /* In this process from now on (a child's threads all come here
+         * first, since its copy of [1] reads 0); a parent's thread cannot
+         * store its generation into a child's page, having no thread there. */
+        uint64_t gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
+        if (!__atomic_load_n(&detection_off, __ATOMIC_RELAXED))
+            __atomic_store_n(&wipe_page[1], gen, __ATOMIC_RELEASE);
+        return gen;
     }
-    return __atomic_load_n(&toid__fork_gen, __ATOMIC_ACQUIRE);
+    pid_t pid = getpid();
+    if (pid != known_pid) {
+        known_pid = pid;
+        bump();
+    }
+    return __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
 }
 
-void toid__test_disable_fork_detection(int off) { __atomic_store_n(&toid__fork_off, off, __ATOMIC_RELAXED); }
-int toid__fork_detection_off(void) { return __atomic_load_n(&toid__fork_off, __ATOMIC_RELAXED); }
+void toid__test_disable_fork_detection(int off) {
+    pthread_once(&once, init);
+    __atomic_store_n(&detection_off, off, __ATOMIC_RELAXED);
+    if (wipe_page)      /* the fast path asks toid__fork_generation again */
+        __atomic_store_n(&wipe_page[1], 0, __ATOMIC_RELEASE);
+}
+int toid__fork_detection_off(void) { return __atomic_load_n(&detection_off, __ATOMIC_RELAXED); }

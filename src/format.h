@@ -67,6 +67,15 @@ typedef struct toid__format {
     uint8_t nextra;
     /* Generation (gen.h): the pure core, and the format's defaults. */
     int (*next)(struct toid__core *c, uint8_t *out);
+    /* The owner's one ID, `next` inlined into the owner's path (gen_owner.h's
+     * TOID__ONE), called when g->h.owner names the caller: the ID's status
+     * bits, or TOID__ESLOW to take the generic path. NULL for a format that
+     * always takes that (uid11: sorted batches). */
+    int (*one)(toid_gen *g, uint8_t *out);
+    /* toid_new and toid_new_text of the format, with `one` inlined (the same
+     * TOID__ONE); NULL: gen.c's general ones. */
+    int (*new_bin)(uint8_t *out);
+    int (*new_text)(char *out, size_t out_size);
     /* Formats whose whole state fits one word are updated by compare-and-swap:
      * pack the state into a word (0 = no ID yet) and back. NULL otherwise. */
     uint64_t (*pack)(const toid_gen_head *g);

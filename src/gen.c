@@ -5,7 +5,7 @@
  * fork detection and the waits. */
 #define _GNU_SOURCE
 #include "clock.h"
-#include "gen.h"
+#include "gen_owner.h"
 #include "simd.h"
 
 #include <errno.h>
@@ -24,12 +24,11 @@
 #define CHUNK 32            /* IDs made per lock hold in a batch */
 #define ENTROPY_MAX 14      /* the most any core draws per ID, normally */
 
-/* g->h.owner: who may make IDs without an atomic read-modify-write (see
- * "one thread's generator" below). Any other value is the owning thread. */
-#define OWNER_NONE 0u       /* no thread has made an ID yet */
-#define OWNER_MANY 1u       /* several threads: the lock or the CAS, for good */
-#define OWNER_REVOKING 2u   /* a second thread is taking it from the owner */
-#define OWNER_UNLOCKED 3u   /* TOID_GEN_UNLOCKED: whoever calls, on the caller's word that one thread does */
+/* g->h.owner's values (gen_owner.h). */
+#define OWNER_NONE TOID__OWNER_NONE
+#define OWNER_MANY TOID__OWNER_MANY
+#define OWNER_REVOKING TOID__OWNER_REVOKING
+#define OWNER_UNLOCKED TOID__OWNER_UNLOCKED
 
 /* A CAS format's state of record: the word, except while a thread owns the
  * generator; then it is the head (last_ms, seq, last), which the owner keeps
@@ -105,6 +104,7 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
  * fmt_uid11.c), so the 32 KiB are never cleared here. */
 static void forget_state(toid_gen *g) {
     g->h.last_ms = INT64_MIN;
+    g->h.tick_ms = INT64_MAX;
     __atomic_store_n(&g->h.word, 0, __ATOMIC_RELEASE);
     memset(g->h.last, 0, sizeof g->h.last);
     g->h.seq = 0;
@@ -292,19 +292,6 @@ static void sleep_us(long us) {
  * so its ownership: harmless, the exited thread is out of any ID. */
 int toid__test_owner_off;    /* tests: claims give MANY, as without membarrier(2) */
 
-static inline uint64_t self_id(void) {
-#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__GNUC__) && (__GNUC__ >= 11 || defined(__clang__))
-    return (uint64_t)(uintptr_t)__builtin_thread_pointer();
-#else
-    return (uint64_t)(uintptr_t)pthread_self();
-#endif
-}
-
-/* Who the caller is, as g->h.owner names it. */
-static inline uint64_t caller_id(const toid_gen *g) {
-    return (g->h.cfg.flags & TOID_GEN_UNLOCKED) ? OWNER_UNLOCKED : self_id();
-}
-
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
 
 /* membarrier(2) registered for this process (and, the registration being
@@ -376,26 +363,6 @@ static inline __attribute__((always_inline)) bool owned_by(toid_gen *g, uint64_t
     return o == me;
 }
 
-/* The owner's bracket around its IDs: busy, then owner read again (the
- * disowner's membarrier does the rest). 1: in, make the IDs, then
- * leave_owned; 0: g was taken meanwhile (settle, then lock or CAS);
- * TOID_EINVAL: busy was already set, so a signal handler interrupted this
- * thread's own ID of g (it cannot wait for it, and must not repeat it). */
-static inline __attribute__((always_inline)) int enter_owned(toid_gen *g, uint64_t me) {
-    if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0))
-        return TOID_EINVAL;
-    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1))
-        return 1;
-    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
-    return 0;
-}
-
-static inline __attribute__((always_inline)) void leave_owned(toid_gen *g) {
-    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
-}
-
 /* Random bytes drawn before the lock, handed out inside it: each format's
  * per-ID minimum. A core that needs more (a new ms, a redraw) takes them from
  * the thread's CSPRNG buffer, which toid__entropy_prepare readied before the
@@ -420,13 +387,6 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
     if (q->unprepared)
         return toid__random_bytes_if_ready(buf, n);
     return toid__random_bytes_nosyscall(buf, n);
-}
-
-/* The owner's entropy: the thread's CSPRNG itself (it may make a system
- * call to seed or reseed: the owner holds no lock). */
-static int from_csprng(void *ctx, uint8_t *buf, size_t n) {
-    (void)ctx;
-    return toid_random_bytes(buf, n);
 }
 
 /* g->h.fork_generation while a thread resets g after a fork (generations
@@ -719,13 +679,13 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
 static inline __attribute__((always_inline)) bool
 chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
             size_t *made, unsigned *st_all, int64_t *last, int *rc) {
-    int in = enter_owned(g, me);
+    int in = toid__enter_owned(g, me);
     if (in <= 0) {
         *rc = in;
         return in < 0;
     }
     *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
-    leave_owned(g);
+    toid__leave_owned(g);
     return true;
 }
 
@@ -734,7 +694,7 @@ chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, siz
 static inline __attribute__((always_inline)) int
 make_chunk(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out, size_t *made,
            unsigned *st_all, int64_t *last) {
-    uint64_t me = caller_id(g);
+    uint64_t me = toid__caller_id(g);
     int rc;
     while (owned_by(g, me))
         if (chunk_owned(g, me, fmt, now, chunk, q, out, made, st_all, last, &rc))
@@ -792,49 +752,24 @@ done:
     return rc < 0 ? rc : (int)made;
 }
 
-/* One ID: the call users make most. produce() for n = 1 with its plumbing
- * taken out: the caller checked g once; no chunk loop; the fork check
- * inline; for the owner, no entropy array either. Otherwise, a format that draws no random bytes per ID
- * (ULID: only on a new ms) skips the CSPRNG readiness check: if its core
- * does need bytes that the thread's CSPRNG cannot give without a system
- * call, the core fails before changing anything (TOID__ERETRY) and
- * produce() redoes the ID. Any other error, and every wait, is produce()'s
- * too: it starts again from a fresh clock reading. The shared-memory mode
- * and uid11 (sorted batches) always take produce(). */
-static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out,
-                                                            unsigned *status) {
+/* One ID: the call users make most. First the format's owner path
+ * (gen_owner.h), which makes it when the calling thread owns g and nothing
+ * is unusual; otherwise produce() for n = 1 with its plumbing taken out: the
+ * caller checked g once; no chunk loop; the fork check inline. A format that
+ * draws no random bytes per ID (ULID: only on a new ms) skips the CSPRNG
+ * readiness check: if its core does need bytes that the thread's CSPRNG
+ * cannot give without a system call, the core fails before changing anything
+ * (TOID__ERETRY) and produce() redoes the ID. Any other error, and every
+ * wait, is produce()'s too: it starts again from a fresh clock reading. The
+ * shared-memory mode and uid11 (sorted batches) always take produce(). */
+static __attribute__((noinline)) int produce_one_general(toid_gen *g, const toid__format *fmt, uint8_t *out,
+                                                         unsigned *status) {
+    int rc;
     if (__builtin_expect((g->h.cfg.flags & TOID_GEN_SHARED) || fmt->info.random_order, 0))
         goto slow;
-    int rc = check_fork(g, fmt);
-    if (rc < 0)
+    if ((rc = check_fork(g, fmt)) < 0)
         return rc;
     int64_t now = toid__clock_us_inline();
-    uint64_t me = caller_id(g);
-    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == me, 1)) {
-        /* The owner's ID: chunk_owned's work without its generality. Nothing
-         * is held, so the core draws its random bytes straight from the
-         * CSPRNG (no pool filled before), and the clock needs no second
-         * reading (nobody else issues). */
-        int in = enter_owned(g, me);
-        if (__builtin_expect(in < 0, 0))
-            return in;
-        if (__builtin_expect(in, 1)) {
-            toid__core c;
-            c.g = &g->h;
-            c.seen = NULL;
-            c.entropy = from_csprng;
-            c.status = 0;
-            rc = make_tick(&c, fmt, now / 1000, (unsigned)(now % 1000));
-            if (__builtin_expect(rc == 0, 1))
-                rc = fmt->next(&c, out);
-            leave_owned(g);
-            if (__builtin_expect(rc < 0, 0))
-                goto slow;      /* nothing changed: produce() applies the policies */
-            if (status)
-                *status = c.status;
-            return 0;
-        }
-    }
     uint8_t entropy[ENTROPY_MAX];
     pool q = {entropy, fmt->entropy_per_id, false};
     if (q.left) {
@@ -855,6 +790,23 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
 slow:
     rc = produce(g, out, 1, NULL, status);
     return rc < 0 ? rc : 0;
+}
+
+/* (A separate function, so that the owner's path does not pay the general
+ * one's stack frame and saved registers; and the owner is checked here too,
+ * so that a generator shared by threads does not pay a call to `one` that
+ * declines.) */
+static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out,
+                                                            unsigned *status) {
+    if (__builtin_expect(fmt->one != NULL && __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == toid__caller_id(g), 1)) {
+        int st = fmt->one(g, out);
+        if (__builtin_expect(st >= 0, 1)) {
+            if (status)
+                *status = (unsigned)st;
+            return 0;
+        }
+    }
+    return produce_one_general(g, fmt, out, status);
 }
 
 int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status) {
@@ -912,18 +864,18 @@ _Static_assert(offsetof(toid_gen_head, last_ms) == 64 && offsetof(toid_gen_head,
                "the configuration fills the head's first cache line, the state and lock the second");
 _Static_assert(sizeof(toid_gen) <= 256, "a generator of any format but uid11 stays small");
 /* The generator of each format once it is initialised, NULL before. */
-static toid_gen *ready[TOID_FORMAT_COUNT];
+toid_gen *toid__ready[TOID_FORMAT_COUNT];
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
     pthread_mutex_lock(&init_mutex);
-    toid_gen *g = ready[f];
+    toid_gen *g = toid__ready[f];
     if (!g) {
         g = toid_gen_size(f) > sizeof(toid_gen) ? &default_uid11.u.g : &defaults[f].g;
         toid_gen_config c;
         toid_gen_config_default(f, &c);
         toid_gen_init_size(g, toid_gen_size(f), &c);
-        __atomic_store_n(&ready[f], g, __ATOMIC_RELEASE);
+        __atomic_store_n(&toid__ready[f], g, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&init_mutex);
     return g;
@@ -932,20 +884,36 @@ static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
 static toid_gen *default_gen(toid_format f) {
     if ((unsigned)f >= TOID_FORMAT_COUNT)
         return NULL;
-    toid_gen *g = __atomic_load_n(&ready[f], __ATOMIC_ACQUIRE);
+    toid_gen *g = __atomic_load_n(&toid__ready[f], __ATOMIC_ACQUIRE);
     return __builtin_expect(g != NULL, 1) ? g : default_gen_init(f);
 }
 
-int toid_new(toid_format f, uint8_t *out) {
+/* toid_new and toid_new_text: the format's own entry (gen_owner.h), which
+ * comes back here unless the calling thread owns the generator. */
+int toid__new_general(toid_format f, uint8_t *out) {
     toid_gen *g = default_gen(f);
     if (!g || !out)
         return TOID_EINVAL;
-    return produce_one(g, toid__format_of(f), out, NULL);
+    return produce_one_general(g, toid__format_of(f), out, NULL);
+}
+
+int toid__new_text_general(toid_format f, char *out, size_t out_size) {
+    toid_gen *g = default_gen(f);
+    return g ? next_text(g, out, out_size) : TOID_EINVAL;
+}
+
+int toid_new(toid_format f, uint8_t *out) {
+    const toid__format *fmt = toid__format_of(f);
+    if (__builtin_expect(fmt != NULL && fmt->new_bin != NULL, 1))
+        return fmt->new_bin(out);
+    return toid__new_general(f, out);
 }
 
 int toid_new_text(toid_format f, char *out, size_t out_size) {
-    toid_gen *g = default_gen(f);
-    return g ? next_text(g, out, out_size) : TOID_EINVAL;
+    const toid__format *fmt = toid__format_of(f);
+    if (__builtin_expect(fmt != NULL && fmt->new_text != NULL, 1))
+        return fmt->new_text(out, out_size);
+    return toid__new_text_general(f, out, out_size);
 }
 
 int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made) {
@@ -964,7 +932,7 @@ int toid_configure(const toid_gen_config *cfg) {
      * the ownership); then take g from another thread that owns it, so that
      * its next ID sees the new configuration */
     (void)check_fork(g, toid__format_of(g->h.cfg.format));
-    (void)owned_by(g, self_id());
+    (void)owned_by(g, toid__self_id());
     lock(g);
     g->h.cfg = c;
     g->h.epoch_ms = epoch;

@@ -30,18 +30,21 @@ void toid__chacha20_blocks_portable(const uint32_t key[8], uint32_t counter, con
 uint64_t toid__fork_generation(void) TOID__HIDDEN;
 
 /* The same, inline for the per-ID path: once fork.c is set up with its
- * MADV_WIPEONFORK page, a check is two loads and no call (no pthread_once);
- * anything else (not set up yet, a child's first check, no wipe page,
- * detection off) goes through toid__fork_generation. */
-extern uint64_t toid__fork_gen TOID__HIDDEN;
+ * MADV_WIPEONFORK page, a check is two loads and no call (no pthread_once):
+ * the page mirrors the generation, and reads 0 in a child until its first
+ * check there. Anything else (not set up yet, a child's first check, no wipe
+ * page, detection off) goes through toid__fork_generation. */
 extern const uint64_t *toid__fork_wipe TOID__HIDDEN;
-extern int toid__fork_off TOID__HIDDEN;
+
+/* The generation as the page mirrors it: 0 (which no generator holds) when
+ * toid__fork_generation must be asked. Two loads. */
+static inline uint64_t toid__fork_generation_seen(void) {
+    return __atomic_load_n(&__atomic_load_n(&toid__fork_wipe, __ATOMIC_ACQUIRE)[1], __ATOMIC_ACQUIRE);
+}
+
 static inline uint64_t toid__fork_generation_fast(void) {
-    const uint64_t *w = __atomic_load_n(&toid__fork_wipe, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(w != NULL && __atomic_load_n(w, __ATOMIC_ACQUIRE) == 1 &&
-                         !__atomic_load_n(&toid__fork_off, __ATOMIC_RELAXED), 1))
-        return __atomic_load_n(&toid__fork_gen, __ATOMIC_ACQUIRE);
-    return toid__fork_generation();
+    uint64_t gen = toid__fork_generation_seen();
+    return __builtin_expect(gen != 0, 1) ? gen : toid__fork_generation();
 }
 
 /* Unix microseconds from the clock (or the hook); clock.h has the inline form. */

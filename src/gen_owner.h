@@ -1,0 +1,184 @@
+/* gen_owner.h — one thread's generator: the owner's bracket (gen.c's "one
+ * thread's generator" explains the protocol), and the owner's one ID
+ * specialised per format (toid__format's one, new_bin, new_text).
+ *
+ * Why a specialised ID: one ID per call is what users make most, and for a
+ * generator that one thread uses (the common case) the generic path's
+ * generality was most of what an ID cost above its clock read: the tick built
+ * in a struct for any format, a division of the clock's microseconds, an
+ * indirect call to the core and one from it to the entropy, two functions'
+ * frames. Each format instantiates toid__owner_one() below with its own pure
+ * core (TOID__ONE), so the core is inlined into one function with the tick,
+ * its time span is a constant and its entropy a direct call; the protocol is
+ * still written once, here, for every format. Anything unusual declines
+ * (TOID__ESLOW) before changing anything, and gen.c's generic path does the
+ * ID instead. */
+#ifndef TOID_GEN_OWNER_H
+#define TOID_GEN_OWNER_H
+#include "clock.h"
+#include "gen.h"
+#include "simd.h"
+
+#include <pthread.h>
+
+/* g->h.owner: who may make IDs without an atomic read-modify-write. Any
+ * other value is the owning thread. */
+#define TOID__OWNER_NONE 0u       /* no thread has made an ID yet */
+#define TOID__OWNER_MANY 1u       /* several threads: the lock or the CAS, for good */
+#define TOID__OWNER_REVOKING 2u   /* a second thread is taking it from the owner */
+#define TOID__OWNER_UNLOCKED 3u   /* TOID_GEN_UNLOCKED: whoever calls, on the caller's word that one thread does */
+
+/* Internal, never returned to users: the owner's one-ID path declines; the
+ * generic path makes the ID (nothing was changed). */
+#define TOID__ESLOW (-1001)
+
+static inline uint64_t toid__self_id(void) {
+#if (defined(__x86_64__) || defined(__aarch64__)) && defined(__GNUC__) && (__GNUC__ >= 11 || defined(__clang__))
+    return (uint64_t)(uintptr_t)__builtin_thread_pointer();
+#else
+    return (uint64_t)(uintptr_t)pthread_self();
+#endif
+}
+
+/* Who the caller is, as g->h.owner names it. */
+static inline uint64_t toid__caller_id(const toid_gen *g) {
+    return (g->h.cfg.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED : toid__self_id();
+}
+
+/* The owner's bracket around its IDs: busy, then owner read again (the
+ * disowner's membarrier does the rest). 1: in, make the IDs, then
+ * toid__leave_owned; 0: g was taken meanwhile (settle, then lock or CAS);
+ * TOID_EINVAL: busy was already set, so a signal handler interrupted this
+ * thread's own ID of g (it cannot wait for it, and must not repeat it). */
+static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, uint64_t me) {
+    if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0))
+        return TOID_EINVAL;
+    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1))
+        return 1;
+    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+    return 0;
+}
+
+static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g) {
+    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+}
+
+/* g is this process's to use as it is: no fork since it was last checked,
+ * and not a node format's child copy awaiting toid_gen_init. */
+static inline __attribute__((always_inline)) bool toid__fork_checked(const toid_gen *g) {
+    return toid__fork_generation_seen() == __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE) &&
+           !(g->h.state & TOID__GEN_FORKED);
+}
+
+/* The owner's entropy: the thread's CSPRNG itself (it may make a system
+ * call to seed or reseed: the owner holds no lock). */
+static inline int toid__owner_entropy(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    return toid_random_bytes(buf, n);
+}
+
+/* One ID of g by its owning thread, with `core` inlined, for a caller that
+ * found g->h.owner naming it, `me` (toid__caller_id): the ID's TOID_ST_*
+ * status bits (>= 0), or TOID__ESLOW (a fork, the clock behind the last ID
+ * or outside the span, any error of the core, a re-entered call, g taken
+ * meanwhile: nothing was changed). A generator in shared memory is never
+ * owned, so it never comes here. The clock (or the hook) is read once. */
+static inline __attribute__((always_inline)) int
+toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
+                int (*core)(toid__core *, uint8_t *)) {
+    toid_gen_head *h = &g->h;
+    if (__builtin_expect(!toid__fork_checked(g), 0))
+        return TOID__ESLOW;
+    struct timespec ts;
+    toid__clock_timespec(&ts);
+    uint32_t ns = (uint32_t)ts.tv_nsec;
+    if (__builtin_expect(toid__enter_owned(g, me) != 1, 0))
+        return TOID__ESLOW;
+    /* make_tick's work for the common case. In the last ID's ms, found by
+     * comparing the reading with where that ms starts (kept by the last
+     * ID that opened a ms) rather than by converting it: the ID then
+     * depends on the clock only through a predicted branch, not through a
+     * chain of multiplies after the read (the clock's read is ordered, so
+     * such a chain delays the next ID's). Else, converted: not behind the
+     * last ID (none reads INT64_MIN), inside the span. */
+    int64_t ms = h->last_ms;
+    bool same = ts.tv_sec == h->tick_sec && ns - h->tick_ns < 1000000u && h->tick_ms == ms;
+    if (!same) {
+        ms = (int64_t)ts.tv_sec * 1000 + ns / 1000000u;
+        if (__builtin_expect(ms < h->last_ms || (((uint64_t)ms - (uint64_t)h->epoch_ms) >> fmt->info.ts_bits), 0)) {
+            toid__leave_owned(g);
+            return TOID__ESLOW;
+        }
+        same = ms == h->last_ms;
+    }
+    toid__core c;
+    c.g = h;
+    c.seen = NULL;
+    c.entropy = toid__owner_entropy;
+    c.ctx = NULL;
+    c.status = 0;
+    c.t.ms = ms;
+    c.t.micros = ns / 1000u % 1000u;
+    c.t.same = same;
+    c.t.may_advance = h->cfg.on_exhausted == TOID_EXHAUSTED_ADVANCE;
+    int rc = core(&c, out);
+    if (__builtin_expect(rc == 0, 1)) {
+        rc = (int)c.status;
+        if (!same) {    /* the ms's start, for the IDs after (uuidv7 may have moved past the clock) */
+            bool at_clock = h->last_ms == ms;
+            h->tick_sec = ts.tv_sec;
+            h->tick_ns = ns - ns % 1000000u;
+            h->tick_ms = at_clock ? ms : INT64_MAX;
+        }
+    } else {
+        rc = TOID__ESLOW;
+    }
+    toid__leave_owned(g);
+    return rc;
+}
+
+/* The process-wide generators (gen.c): each format's once initialised, NULL
+ * before; and toid_new / toid_new_text for any caller, which the entries
+ * below fall back on. */
+extern toid_gen *toid__ready[TOID_FORMAT_COUNT] TOID__HIDDEN;
+int toid__new_general(toid_format f, uint8_t *out) TOID__HIDDEN;
+int toid__new_text_general(toid_format f, char *out, size_t out_size) TOID__HIDDEN;
+
+/* A format's owner entries (its toid__format's one, new_bin and new_text),
+ * `fmt` being a toid__format defined in the same file and `core` its pure
+ * core:
+ *   name:          one ID of g for its owner (the `one` slot);
+ *   name##_new:    toid_new of the format, whole: the process-wide generator
+ *                  owned by the caller, else toid__new_general;
+ *   name##_text:   toid_new_text of the format, the same way, encoding with
+ *                  the level's encoder.
+ * toid_new and toid_new_text jump to them, so one function makes the ID. */
+#define TOID__ONE(name, fmt, core) \
+    static int name(toid_gen *g, uint8_t *out) { return toid__owner_one(g, toid__caller_id(g), out, &(fmt), core); } \
+    static int name##_new(uint8_t *out) { \
+        toid_gen *g = __atomic_load_n(&toid__ready[(fmt).info.format], __ATOMIC_ACQUIRE); \
+        uint64_t me; \
+        if (__builtin_expect(g != NULL && out != NULL && \
+                                 __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)) && \
+                                 toid__owner_one(g, me, out, &(fmt), core) >= 0, \
+                             1)) \
+            return 0; \
+        return toid__new_general((fmt).info.format, out); \
+    } \
+    static int name##_text(char *out, size_t out_size) { \
+        toid_gen *g = __atomic_load_n(&toid__ready[(fmt).info.format], __ATOMIC_ACQUIRE); \
+        uint8_t bin[TOID_BIN_MAX]; \
+        uint64_t me; \
+        if (__builtin_expect(g != NULL && out != NULL && out_size > (fmt).info.text_len && \
+                                 __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)) && \
+                                 toid__owner_one(g, me, bin, &(fmt), core) >= 0, \
+                             1)) { \
+            toid__encoder(&(fmt))(bin, out); \
+            out[(fmt).info.text_len] = '\0'; \
+            return (int)(fmt).info.text_len; \
+        } \
+        return toid__new_text_general((fmt).info.format, out, out_size); \
+    }
+#endif
