@@ -126,11 +126,10 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     int rc = core(&c, out);
     if (__builtin_expect(rc == 0, 1)) {
         rc = (int)c.status;
-        if (!same) {    /* the ms's start, for the IDs after (uuidv7 may have moved past the clock) */
-            bool at_clock = h->last_ms == ms;
+        if (!same) {    /* where ms starts, for the IDs after (valid while ms stays the last ID's) */
             h->tick_sec = ts.tv_sec;
             h->tick_ns = ns - ns % 1000000u;
-            h->tick_ms = at_clock ? ms : INT64_MAX;
+            h->tick_ms = ms;
         }
     } else {
         rc = TOID__ESLOW;

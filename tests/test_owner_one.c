@@ -1,0 +1,347 @@
+/* test_owner_one.c — the owner's one-ID path (src/gen_owner.h: each format's
+ * pure core inlined with the tick, which finds the last ID's ms by comparing
+ * the clock's reading with where that ms starts) gives what the generic path
+ * gives. Each case drives two generators of the same configuration with the
+ * same scripted clock (toid_set_clock): one owned by this thread (its IDs
+ * take the specialised path), one made while ownership is switched off (as
+ * without membarrier(2): every ID takes the lock or the compare-and-swap and
+ * the generic tick). At each step both must return the same code and status
+ * and IDs of the same ms; nanoflake, which draws no random bytes, the same
+ * bytes. The script walks through ms and second boundaries, steps back
+ * within and across seconds, bursts that exhaust a ms, and calls of the
+ * generic path on the owned generator in between (batches, toid_gen_next_at)
+ * that move its last ms behind the specialised path's back.
+ *   usage: test_owner_one [--list] [CASE...] [STEPS]
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "toid.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+extern int toid__test_owner_off;
+
+static long steps = 3000;
+static long failed_before;      /* check_failed when the case began: a walk stops at its first failure */
+
+/* 2026-11-23T00:00:00Z in µs: inside every format's span and epoch. */
+#define T0 INT64_C(1795392000000000)
+
+static int64_t clock_us;
+static int64_t scripted(void *ctx) {
+    (void)ctx;
+    return __atomic_load_n(&clock_us, __ATOMIC_RELAXED);
+}
+
+static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    memset(buf, 1, n);
+    return 0;
+}
+
+typedef struct twin {
+    toid_format f;
+    toid_gen *owned, *generic;
+    uint8_t last_owned[TOID_BIN_MAX], last_generic[TOID_BIN_MAX];
+    bool any;
+    bool may_reset;     /* uuidv7 RESET: IDs may start afresh, lower */
+    long same_bytes, compared;
+} twin;
+
+static toid_gen *new_gen(const toid_gen_config *c) {
+    size_t size = toid_gen_size(c->format);
+    toid_gen *g = aligned_alloc(64, (size + 63) / 64 * 64);
+    if (!g || toid_gen_init_size(g, size, c) < 0)
+        abort();
+    return g;
+}
+
+/* Policies that never wait (a wait would read the real clock's passing). */
+static void twin_init(twin *t, toid_format f, toid_on_behind behind, uint32_t allow_ms) {
+    toid_gen_config c;
+    toid_gen_config_default(f, &c);
+    c.on_exhausted = f == TOID_UUIDV7 ? TOID_EXHAUSTED_ADVANCE : TOID_EXHAUSTED_ERROR;
+    c.on_behind = behind;
+    c.behind_allow_ms = allow_ms;
+    memset(t, 0, sizeof *t);
+    t->f = f;
+    t->may_reset = behind == TOID_BEHIND_RESET;
+    t->owned = new_gen(&c);
+    t->generic = new_gen(&c);
+    __atomic_store_n(&clock_us, T0 - 10000000, __ATOMIC_RELAXED);
+    uint8_t id[TOID_BIN_MAX];
+    toid__test_owner_off = 1;       /* the generic twin's first ID makes it nobody's */
+    CHECK_EQ_INT(toid_gen_next(t->generic, id, NULL), 0);
+    toid__test_owner_off = 0;
+    CHECK_EQ_INT(toid_gen_next(t->owned, id, NULL), 0);
+    CHECK_MSG(t->owned->h.owner > 3, "%s: this thread owns the first generator", toid_format_get(f)->name);
+    CHECK_MSG(t->generic->h.owner == 1, "%s: nobody owns the second", toid_format_get(f)->name);
+}
+
+static void twin_free(twin *t) {
+    free(t->owned);
+    free(t->generic);
+}
+
+static int64_t ms_of(const twin *t, const uint8_t *id) {
+    int64_t ms = INT64_MIN;
+    toid_time_of(t->f, id, t->owned->h.epoch_ms, &ms);
+    return ms;
+}
+
+/* Checks two results of one step, and each generator's order. */
+static void compare(twin *t, const char *what, int ra, const uint8_t *a, unsigned sa, int rb, const uint8_t *b,
+                    unsigned sb) {
+    const char *name = toid_format_get(t->f)->name;
+    size_t n = toid_bin_size(t->f);
+    int64_t now = __atomic_load_n(&clock_us, __ATOMIC_RELAXED) - T0;
+    /* The random bits running out (ulid-flake's random increments) is the
+     * one result that may differ: each twin drew its own. */
+    if (ra != rb && (ra == TOID_EOVERFLOW || rb == TOID_EOVERFLOW))
+        return;
+    CHECK_MSG(ra == rb, "%s %s at T0%+lld us: owned path %d, generic %d", name, what, (long long)now, ra, rb);
+    if (ra != 0 || rb != 0)
+        return;
+    CHECK_MSG(sa == sb, "%s %s at T0%+lld us: status %u, generic %u", name, what, (long long)now, sa, sb);
+    CHECK_MSG(ms_of(t, a) == ms_of(t, b), "%s %s at T0%+lld us: ms %lld, generic %lld", name, what,
+              (long long)now, (long long)ms_of(t, a), (long long)ms_of(t, b));
+    if (t->f == TOID_NANOFLAKE)     /* no random bits: the very same ID */
+        CHECK_MSG(memcmp(a, b, n) == 0, "%s %s at T0%+lld us: not the generic path's ID", name, what,
+                  (long long)now);
+    t->compared++;
+    t->same_bytes += memcmp(a, b, n) == 0;
+    /* order, unless a reset (seen in the status; text and batches give none) */
+    if (t->any && !(t->may_reset && (sa == 0 || (sa & TOID_ST_RESET)))) {
+        CHECK_MSG(memcmp(t->last_owned, a, n) < 0, "%s %s at T0%+lld us: owned path out of order", name, what,
+                  (long long)now);
+        CHECK_MSG(memcmp(t->last_generic, b, n) < 0, "%s %s: generic path out of order", name, what);
+    }
+    memcpy(t->last_owned, a, n);
+    memcpy(t->last_generic, b, n);
+    t->any = true;
+}
+
+/* One ID from each at the scripted time, as binary or as text. */
+static void step(twin *t, bool text) {
+    uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
+    unsigned sa = 0, sb = 0;
+    int ra, rb;
+    if (text) {
+        char ta[TOID_TEXT_MAX], tb[TOID_TEXT_MAX];
+        ra = toid_gen_next_text(t->owned, ta, sizeof ta);
+        rb = toid_gen_next_text(t->generic, tb, sizeof tb);
+        if (ra > 0 && toid_decode(t->f, ta, (size_t)ra, a, NULL) < 0)
+            ra = -999;
+        if (rb > 0 && toid_decode(t->f, tb, (size_t)rb, b, NULL) < 0)
+            rb = -999;
+        ra = ra > 0 ? 0 : ra;
+        rb = rb > 0 ? 0 : rb;
+        sa = sb = 0;
+    } else {
+        ra = toid_gen_next(t->owned, a, &sa);
+        rb = toid_gen_next(t->generic, b, &sb);
+    }
+    compare(t, text ? "text" : "next", ra, a, sa, rb, b, sb);
+}
+
+/* The generic path on both (the owned one's last ms then moves without the
+ * specialised path). */
+static void generic_on_both(twin *t, unsigned kind) {
+    uint8_t a[3 * TOID_BIN_MAX], b[3 * TOID_BIN_MAX];
+    size_t n = toid_bin_size(t->f);
+    if (kind == 0) {
+        size_t ma = 0, mb = 0;
+        int ra = toid_gen_batch(t->owned, a, 3, &ma);
+        int rb = toid_gen_batch(t->generic, b, 3, &mb);
+        if (ra != TOID_EOVERFLOW && rb != TOID_EOVERFLOW)
+            CHECK_MSG(ma == mb, "%s batch: %zu and %zu made", toid_format_get(t->f)->name, ma, mb);
+        for (size_t k = 0; k < ma && k < mb; k++)
+            compare(t, "batch", 0, a + k * n, 0, 0, b + k * n, 0);
+        if (ma == 0 || mb == 0)
+            compare(t, "batch", ra < 0 ? ra : 0, a, 0, rb < 0 ? rb : 0, b, 0);
+    } else {
+        /* a later ms than the clock's (the state moves ahead of the clock) */
+        int64_t ms = __atomic_load_n(&clock_us, __ATOMIC_RELAXED) / 1000 + (int64_t)kind;
+        unsigned sa = 0, sb = 0;
+        int ra = toid_gen_next_at(t->owned, ms, 0, ones_entropy, NULL, a, &sa);
+        int rb = toid_gen_next_at(t->generic, ms, 0, ones_entropy, NULL, b, &sb);
+        compare(t, "next_at", ra, a, sa, rb, b, sb);
+    }
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint64_t rnd(void) {
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* The scripted walk: fixed edges first, then `steps` random moves. */
+static void walk(twin *t) {
+    static const int64_t edges[] = {
+        0, 0, 1, 999, 1000, 1000, 1999, 2500, 1500 /* back 1 ms */, 2999, 3000,
+        999999, 1000000 /* a new second */, 1000999, 2000500, 2000400 /* earlier in the same ms */,
+        1999999 /* back into the second before */, 5000000,
+    };
+    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
+        __atomic_store_n(&clock_us, T0 + edges[k], __ATOMIC_RELAXED);
+        step(t, k % 3 == 2);
+    }
+    if (check_failed > failed_before)
+        return;
+    /* a burst in one ms: sequences and counters run out the same way */
+    __atomic_store_n(&clock_us, T0 + 6000000, __ATOMIC_RELAXED);
+    for (int k = 0; k < 4100; k++)
+        step(t, false);
+    /* far behind, beyond the allowance, then forward again */
+    __atomic_store_n(&clock_us, T0 - 20000000, __ATOMIC_RELAXED);
+    step(t, false);
+    int64_t now = T0 + 7000000;
+    static const int64_t moves[] = {0, 0, 1, 7, 250, 999, 1000, 1001, 2000, -300, -1000, -1500, 999000, 1000000};
+    for (long k = 0; k < steps; k++) {
+        uint64_t r = rnd();
+        now += moves[r % (sizeof moves / sizeof moves[0])];
+        __atomic_store_n(&clock_us, now, __ATOMIC_RELAXED);
+        unsigned what = (unsigned)(r >> 32) % 16;
+        if (what == 0)
+            generic_on_both(t, 0);
+        else if (what == 1)
+            generic_on_both(t, 1 + (unsigned)(r >> 40) % 3);
+        else
+            step(t, what == 2);
+        if (check_failed > failed_before)
+            return;
+    }
+}
+
+static void walk_format(toid_format f, toid_on_behind behind, uint32_t allow_ms) {
+    failed_before = check_failed;
+    toid_set_clock(scripted, NULL);
+    twin t;
+    twin_init(&t, f, behind, allow_ms);
+    walk(&t);
+    twin_free(&t);
+    toid_set_clock(NULL, NULL);
+    if (f == TOID_NANOFLAKE)
+        CHECK_MSG(t.same_bytes == t.compared || check_failed > failed_before,
+                  "nanoflake: %ld of %ld IDs the same bytes", t.same_bytes, t.compared);
+}
+
+/* Each ordered format, with the clock-behind policy that keeps the last ms
+ * (the step backs are then IDs, with TOID_ST_ROLLBACK), and with the one
+ * that refuses them (TOID_ECLOCK from both). */
+TEST_CASE(same_as_generic_keep) {
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++)
+        if (!toid_format_get((toid_format)k)->random_order)
+            walk_format((toid_format)k, TOID_BEHIND_KEEP, 10000);
+}
+
+TEST_CASE(same_as_generic_error) {
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++)
+        if (!toid_format_get((toid_format)k)->random_order)
+            walk_format((toid_format)k, TOID_BEHIND_ERROR, 0);
+}
+
+TEST_CASE(uuidv7_reset) {
+    walk_format(TOID_UUIDV7, TOID_BEHIND_RESET, 2);
+}
+
+/* Times outside the span (before a configurable epoch, past its last ms):
+ * TOID_ERANGE from both, and nothing changed. */
+TEST_CASE(outside_span) {
+    failed_before = check_failed;
+    toid_set_clock(scripted, NULL);
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
+        toid_format f = (toid_format)k;
+        const toid_format_info *info = toid_format_get(f);
+        if (info->random_order || !info->epoch_configurable)
+            continue;
+        for (int top = 0; top < 2; top++) {
+            toid_gen_config c;
+            toid_gen_config_default(f, &c);
+            c.on_behind = TOID_BEHIND_ERROR;
+            /* the span starts at T0; or the clock nears its end, at base */
+            if (!top)
+                c.epoch_ms = T0 / 1000;
+            twin t = {.f = f};
+            t.owned = new_gen(&c);
+            t.generic = new_gen(&c);
+            static const int64_t script[2][6] = {
+                {-5000, -1, 0, 0, 1500, 999},           /* before the epoch, then in */
+                {0, 1000, 3999, 4000, 4001, 1000000},   /* up to the last ms, then past it */
+            };
+            int64_t last_ms = t.owned->h.epoch_ms + (INT64_C(1) << info->ts_bits) - 1;
+            int64_t base = top ? (last_ms - 3) * 1000 : T0;
+            for (int i = 0; i < 6; i++) {
+                __atomic_store_n(&clock_us, base + script[top][i], __ATOMIC_RELAXED);
+                uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
+                unsigned sa = 0, sb = 0;
+                int ra = toid_gen_next(t.owned, a, &sa);
+                toid__test_owner_off = 1;
+                int rb = toid_gen_next(t.generic, b, &sb);
+                toid__test_owner_off = 0;
+                compare(&t, top ? "past the span" : "before the epoch", ra, a, sa, rb, b, sb);
+            }
+            CHECK_MSG(t.owned->h.owner > 3, "%s: owned", info->name);
+            twin_free(&t);
+        }
+    }
+    toid_set_clock(NULL, NULL);
+}
+
+/* toid_new and toid_new_text (each format's own entry): the process-wide
+ * generator, which this thread then owns, against a generic twin. */
+TEST_CASE(process_wide_entries) {
+    failed_before = check_failed;
+    toid_set_clock(scripted, NULL);
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
+        toid_format f = (toid_format)k;
+        if (toid_format_get(f)->random_order)
+            continue;
+        toid_gen_config c;
+        toid_gen_config_default(f, &c);
+        toid_gen *generic = new_gen(&c);
+        uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
+        char text[TOID_TEXT_MAX];
+        twin t = {.f = f, .owned = generic, .generic = generic};
+        int64_t us = T0 + 123456;
+        for (int i = 0; i < 3000; i++) {
+            us += (int64_t)(rnd() % 700);
+            __atomic_store_n(&clock_us, us, __ATOMIC_RELAXED);
+            int ra;
+            if (i % 2) {
+                ra = toid_new_text(f, text, sizeof text);
+                if (ra > 0)
+                    ra = toid_decode(f, text, (size_t)ra, a, NULL) < 0 ? -999 : 0;
+            } else {
+                ra = toid_new(f, a);
+            }
+            toid__test_owner_off = i == 0;      /* the twin's first ID makes it nobody's */
+            int rb = toid_gen_next(generic, b, NULL);
+            toid__test_owner_off = 0;
+            compare(&t, i % 2 ? "toid_new_text" : "toid_new", ra, a, 0, rb, b, 0);
+            if (check_failed > failed_before)
+                break;
+        }
+        free(generic);
+    }
+    toid_set_clock(NULL, NULL);
+    uint8_t id[TOID_BIN_MAX];
+    CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);      /* the real clock again */
+    /* the errors of the entries are the general ones */
+    CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, NULL), TOID_EINVAL);
+    CHECK_EQ_INT(toid_new_text(TOID_ULID, NULL, 27), TOID_EINVAL);
+    char small[26];
+    CHECK_EQ_INT(toid_new_text(TOID_ULID, small, sizeof small), TOID_EBUFFER);
+    CHECK_EQ_INT(toid_new((toid_format)TOID_FORMAT_COUNT, id), TOID_EINVAL);
+}
+
+static int setup(int nparam, char **param) {
+    if (nparam > 0)
+        steps = atol(param[0]);
+    return steps > 0 ? 0 : 2;
+}
+
+int main(int argc, char **argv) { return check_main(argc, argv, setup, NULL); }
