@@ -8,8 +8,10 @@
  * on the shared generator, which does include the ceiling; and 2 threads —
  * each with its own generator, and both on one generator — as a speed-up
  * over one thread (with its own generator; alone on that one generator, which
- * it then owns). Nanoflake's sustained rate per generator id is
- * measured over a full second.
+ * it then owns); and 2 threads on the process-wide generator made one per
+ * thread (TOID_GEN_PER_THREAD: ULID, UUIDv7, SCRU160) over one thread in the
+ * same mode. Nanoflake's sustained rate per generator id is measured over a
+ * full second.
  *   usage: bench_gen [RUNS] [IDS_PER_RUN]     (defaults 7, 300000) */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -216,6 +218,47 @@ static double hand_off(toid_format f) {
     return (double)(bench_now_ns() - t0) / (2.0 * (double)ops);
 }
 
+/* The process-wide generator in TOID_GEN_PER_THREAD (toid_new_text from
+ * each thread): IDs per second with `threads` threads; 0 for a format that
+ * does not take it. Each run's threads are new, so each makes its own. */
+static void *process_main(void *arg) {
+    job *j = arg;
+    char t[TOID_TEXT_MAX];
+    uint64_t acc = 0;
+    for (long i = 0; i < j->n; i++) {
+        toid_new_text(j->f, t, sizeof t);
+        acc += (uint8_t)t[5];
+    }
+    bench_sink += acc;
+    return NULL;
+}
+
+static double rate_per_thread(toid_format f, int threads) {
+    pthread_t th[2];
+    job jobs[2];
+    toid_gen_config c;
+    toid_gen_config_default(f, &c);
+    c.flags = TOID_GEN_PER_THREAD;
+    if (toid_configure(&c) != 0)
+        return 0;
+    for (int i = 0; i < threads; i++)
+        jobs[i] = (job){f, NULL, ops};
+    uint64_t t0 = bench_now_ns();
+    for (int i = 0; i < threads; i++)
+        pthread_create(&th[i], NULL, process_main, &jobs[i]);
+    for (int i = 0; i < threads; i++)
+        pthread_join(th[i], NULL);
+    double r = (double)threads * (double)ops * 1e9 / (double)(bench_now_ns() - t0);
+    c.flags = 0;
+    toid_configure(&c);
+    return r;
+}
+
+static double speedup_per_thread(toid_format f) {
+    double one = rate_per_thread(f, 1);
+    return one > 0 ? rate_per_thread(f, 2) / one : 0;
+}
+
 static double speedup_private(toid_format f) { return rate(f, 2, 1) / rate(f, 1, 1); }
 static double speedup_shared(toid_format f) { return rate(f, 2, 0) / rate(f, 1, 0); }
 
@@ -258,10 +301,10 @@ int main(int argc, char **argv) {
            "IDs have one order, so its line changes threads whenever the calling thread does\n\n",
            hand, 1e3 / hand);
     printf("ns per ID: medians of %d bursts after a ms tick (%d IDs; batches: one of 64)\n", BURSTS, BURST);
-    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s\n", "format", "text", "text", "batch64", "batch64",
-           "text/", "sustained", "2 thr", "2 thr");
-    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s\n", "", "shared", "private", "binary", "+text",
-           "clock", "M IDs/s", "own gen", "shared");
+    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s\n", "format", "text", "text", "batch64", "batch64",
+           "text/", "sustained", "2 thr", "2 thr", "2 thr");
+    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s\n", "", "shared", "private", "binary", "+text",
+           "clock", "M IDs/s", "own gen", "shared", "per-thr");
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_format fmt = (toid_format)f;
         double shared = burst_median(burst_shared, fmt, BURST);
@@ -272,9 +315,13 @@ int main(int argc, char **argv) {
         int saved = runs;
         runs = runs < 5 ? runs : 5;
         double sp = median_of(speedup_private, fmt), ss = median_of(speedup_shared, fmt);
+        double spt = median_of(speedup_per_thread, fmt);
         runs = saved;
-        printf("%-20s %8.1f %8.1f %8.1f %8.1f %7.2f | %10.2f %7.2fx %7.2fx\n", toid_format_get(fmt)->name, shared,
-               priv, b, bt, shared / clk, sustained, sp, ss);
+        char per[16] = "-";
+        if (spt > 0)
+            snprintf(per, sizeof per, "%.2fx", spt);
+        printf("%-20s %8.1f %8.1f %8.1f %8.1f %7.2f | %10.2f %7.2fx %7.2fx %8s\n", toid_format_get(fmt)->name,
+               shared, priv, b, bt, shared / clk, sustained, sp, ss, per);
     }
     int saved = runs;
     runs = 3;

@@ -801,6 +801,15 @@ typedef enum toid_counter_mode {
 /* The generator lives in memory shared by several processes and serves them
  * all as one (see "Process-shared generators" above); not with UNLOCKED. */
 #define TOID_GEN_SHARED 2u
+/* toid_configure only: the process-wide generator of the format becomes one
+ * generator per thread (made on the thread's first ID, freed when it ends).
+ * IDs are then in order within each thread, not across threads; in return
+ * two threads make twice the IDs of one (one generator's single order needs
+ * its state passed between the threads' cores on every change of thread).
+ * For the formats whose separate generators cannot plausibly collide (ULID,
+ * UUIDv7, SCRU160: 64 or more random bits an ID, no node); TOID_EINVAL for
+ * the others, and with TOID_GEN_UNLOCKED or TOID_GEN_SHARED. */
+#define TOID_GEN_PER_THREAD 4u
 
 /* A generator's configuration. Zero-initialise, set format, and set what you
  * want to change; zero (and TOID_EPOCH_DEFAULT for epoch_ms) means the
@@ -978,9 +987,13 @@ TOID_API int toid_new_text(toid_format f, char *out, size_t out_size);
 TOID_API int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made);
 
 /* Reconfigures the process-wide generator of cfg->format (e.g. its node or
- * epoch; also re-arms a node format in a forked child). Not to be called
- * while other threads generate IDs of that format. TOID_EINVAL with
- * TOID_GEN_UNLOCKED or TOID_GEN_SHARED (these generators are per process). */
+ * epoch; also re-arms a node format in a forked child), or with
+ * TOID_GEN_PER_THREAD makes it one per thread (each thread's next ID starts
+ * its generator afresh with cfg; a call without the flag makes it one again).
+ * Not to be called while other threads generate IDs of that format.
+ * TOID_EINVAL with TOID_GEN_UNLOCKED or TOID_GEN_SHARED (these generators
+ * are per process), or TOID_GEN_PER_THREAD for a format that does not take
+ * it. */
 TOID_API int toid_configure(const toid_gen_config *cfg);
 
 /* n bytes from the library's per-thread CSPRNG (ChaCha20 keyed from

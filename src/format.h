@@ -85,6 +85,9 @@ typedef struct toid__format {
     uint8_t max_entropy_bytes;     /* ulid-flake "+n" */
     uint8_t entropy_per_id;        /* bytes every ID draws (a new ms may draw more) */
     bool no_entropy;               /* nanoflake: draws no random bytes at all */
+    /* TOID_GEN_PER_THREAD allowed: 64 or more random bits an ID and no node,
+     * so that separate generators' IDs collide with negligible probability. */
+    bool per_thread_ok;
 } toid__format;
 
 /* The encoder and the decoder of a format that has one for every level. */

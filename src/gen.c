@@ -93,7 +93,7 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
         out->per_ms_cap = d.per_ms_cap;
     else if (!fmt->info.random_order || in->per_ms_cap > UID11_CAP_MAX)
         return TOID_EINVAL;
-    if (in->flags & ~(TOID_GEN_UNLOCKED | TOID_GEN_SHARED))
+    if (in->flags & ~(TOID_GEN_UNLOCKED | TOID_GEN_SHARED | TOID_GEN_PER_THREAD))
         return TOID_EINVAL;
     if ((in->flags & TOID_GEN_UNLOCKED) && (in->flags & TOID_GEN_SHARED))
         return TOID_EINVAL;
@@ -130,7 +130,7 @@ static int shared_lock_init(toid_gen *g);
 int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
     toid_gen_config c;
     int64_t epoch;
-    if (!g || resolve_config(cfg, &c, &epoch) < 0)
+    if (!g || resolve_config(cfg, &c, &epoch) < 0 || (c.flags & TOID_GEN_PER_THREAD))
         return TOID_EINVAL;
     if (size < toid_gen_size(c.format))
         return TOID_EBUFFER;
@@ -888,17 +888,90 @@ static toid_gen *default_gen(toid_format f) {
     return __builtin_expect(g != NULL, 1) ? g : default_gen_init(f);
 }
 
+/* ---- TOID_GEN_PER_THREAD: the process-wide generator, one per thread ----
+ *
+ * toid_configure with the flag records the configuration under a new
+ * version and sets toid__ready[f] to NULL, so the format's entries
+ * (gen_owner.h) come to toid__new_general, which finds the calling thread's
+ * generator: made on its first ID (and again when the version moved), owned
+ * by it, so its IDs take the owner's path; freed by a thread-specific-data
+ * destructor when the thread ends. A forked child's thread keeps its
+ * parent's thread's generators, which reset on their first ID there like any
+ * other (fork_generation). */
+typedef struct thread_gens {
+    toid_gen *g[TOID_FORMAT_COUNT];
+    uint32_t version[TOID_FORMAT_COUNT];    /* per_thread_version[f] when g[f] was made */
+} thread_gens;
+
+static __thread thread_gens *mine __attribute__((tls_model("initial-exec")));
+static pthread_key_t mine_key;
+static pthread_once_t mine_once = PTHREAD_ONCE_INIT;
+static bool mine_key_made;
+static uint32_t per_thread_version[TOID_FORMAT_COUNT];  /* 0: one generator for all threads */
+static uint32_t versions;
+static toid_gen_config per_thread_cfg[TOID_FORMAT_COUNT];
+
+static void free_mine(void *p) {
+    thread_gens *t = p;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        free(t->g[f]);
+    free(t);
+    mine = NULL;    /* a later destructor of this thread making IDs starts again */
+}
+
+static void make_key(void) { mine_key_made = pthread_key_create(&mine_key, free_mine) == 0; }
+
+static __attribute__((noinline)) toid_gen *thread_gen_make(toid_format f, uint32_t version) {
+    thread_gens *t = mine;
+    if (!t) {
+        pthread_once(&mine_once, make_key);
+        if (!mine_key_made || !(t = calloc(1, sizeof *t)))
+            return NULL;
+        if (pthread_setspecific(mine_key, t) != 0) {
+            free(t);
+            return NULL;
+        }
+        mine = t;
+    }
+    size_t size = toid_gen_size(f);
+    if (!t->g[f] && !(t->g[f] = aligned_alloc(64, (size + 63) / 64 * 64)))
+        return NULL;
+    pthread_mutex_lock(&init_mutex);
+    toid_gen_config c = per_thread_cfg[f];
+    pthread_mutex_unlock(&init_mutex);
+    c.flags &= ~TOID_GEN_PER_THREAD;
+    if (toid_gen_init_size(t->g[f], size, &c) < 0)     /* cannot fail: toid_configure resolved c */
+        return NULL;
+    t->version[f] = version;
+    return t->g[f];
+}
+
+/* The process-wide generator of f for the calling thread: the one, or in
+ * TOID_GEN_PER_THREAD its own. */
+static inline toid_gen *process_gen(toid_format f) {
+    if ((unsigned)f >= TOID_FORMAT_COUNT)
+        return NULL;
+    uint32_t v = __atomic_load_n(&per_thread_version[f], __ATOMIC_ACQUIRE);
+    if (__builtin_expect(v == 0, 1))
+        return default_gen(f);
+    thread_gens *t = mine;
+    if (__builtin_expect(t != NULL && t->version[f] == v, 1))
+        return t->g[f];
+    return thread_gen_make(f, v);
+}
+
 /* toid_new and toid_new_text: the format's own entry (gen_owner.h), which
- * comes back here unless the calling thread owns the generator. */
+ * comes back here unless the calling thread owns the generator, and in
+ * TOID_GEN_PER_THREAD always. */
 int toid__new_general(toid_format f, uint8_t *out) {
-    toid_gen *g = default_gen(f);
+    toid_gen *g = process_gen(f);
     if (!g || !out)
         return TOID_EINVAL;
-    return produce_one_general(g, toid__format_of(f), out, NULL);
+    return produce_one(g, toid__format_of(f), out, NULL);
 }
 
 int toid__new_text_general(toid_format f, char *out, size_t out_size) {
-    toid_gen *g = default_gen(f);
+    toid_gen *g = process_gen(f);
     return g ? next_text(g, out, out_size) : TOID_EINVAL;
 }
 
@@ -917,7 +990,7 @@ int toid_new_text(toid_format f, char *out, size_t out_size) {
 }
 
 int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made) {
-    toid_gen *g = default_gen(f);
+    toid_gen *g = process_gen(f);
     return g ? toid_gen_batch(g, out, n, made) : TOID_EINVAL;
 }
 
@@ -926,6 +999,19 @@ int toid_configure(const toid_gen_config *cfg) {
     int64_t epoch;
     if (resolve_config(cfg, &c, &epoch) < 0 || (c.flags & (TOID_GEN_UNLOCKED | TOID_GEN_SHARED)))
         return TOID_EINVAL;
+    if (c.flags & TOID_GEN_PER_THREAD) {
+        if (!toid__format_of(c.format)->per_thread_ok)
+            return TOID_EINVAL;
+        pthread_mutex_lock(&init_mutex);
+        per_thread_cfg[c.format] = c;
+        if (++versions == 0)    /* 0 means off */
+            versions = 1;
+        __atomic_store_n(&per_thread_version[c.format], versions, __ATOMIC_RELEASE);
+        __atomic_store_n(&toid__ready[c.format], NULL, __ATOMIC_RELEASE);    /* the entries come to process_gen */
+        pthread_mutex_unlock(&init_mutex);
+        return 0;
+    }
+    __atomic_store_n(&per_thread_version[c.format], 0, __ATOMIC_RELEASE);
     toid_gen *g = default_gen(cfg->format);
     pthread_mutex_lock(&init_mutex);
     /* in a forked child, first undo what the parent's threads left (the lock,
