@@ -67,7 +67,7 @@ static void id_from_another_thread(toid_format f, uint8_t *id) {
         abort();
     pthread_join(t, NULL);
     CHECK_EQ_INT(c.rc, 0);
-    memcpy(id, c.id, sizeof c.id);
+    memcpy(id, c.id, toid_bin_size(f));
 }
 
 TEST_CASE(which_formats) {
