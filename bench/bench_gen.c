@@ -158,23 +158,37 @@ typedef struct job {
     long n;
 } job;
 
+/* n IDs as text from j->g, or (NULL) from the process-wide generator */
 static void *thread_main(void *arg) {
     job *j = arg;
     char t[TOID_TEXT_MAX];
     uint64_t acc = 0;
     for (long i = 0; i < j->n; i++) {
-        toid_gen_next_text(j->g, t, sizeof t);
+        if (j->g)
+            toid_gen_next_text(j->g, t, sizeof t);
+        else
+            toid_new_text(j->f, t, sizeof t);
         acc += (uint8_t)t[5];
     }
     bench_sink += acc;
     return NULL;
 }
 
+/* Runs the jobs, a thread each: IDs per second of them all. */
+static double run_jobs(job *jobs, int threads) {
+    pthread_t th[2];
+    uint64_t t0 = bench_now_ns();
+    for (int i = 0; i < threads; i++)
+        pthread_create(&th[i], NULL, thread_main, &jobs[i]);
+    for (int i = 0; i < threads; i++)
+        pthread_join(th[i], NULL);
+    return (double)threads * (double)ops * 1e9 / (double)(bench_now_ns() - t0);
+}
+
 /* IDs per second with `threads` threads; per_thread: private generators,
  * else one fresh thread-safe generator for all (one thread alone then owns
  * it: no lock; two share it: the lock or CAS on each ID) */
 static double rate(toid_format f, int threads, int per_thread) {
-    pthread_t th[2];
     job jobs[2];
     if (!per_thread)
         init_gen(&one_room.u.g, f, 0, 0);
@@ -183,12 +197,7 @@ static double rate(toid_format f, int threads, int per_thread) {
             init_private(&private_room[i].g, f, (uint32_t)i);
         jobs[i] = (job){f, per_thread ? &private_room[i].g : &one_room.u.g, ops};
     }
-    uint64_t t0 = bench_now_ns();
-    for (int i = 0; i < threads; i++)
-        pthread_create(&th[i], NULL, thread_main, &jobs[i]);
-    for (int i = 0; i < threads; i++)
-        pthread_join(th[i], NULL);
-    return (double)threads * (double)ops * 1e9 / (double)(bench_now_ns() - t0);
+    return run_jobs(jobs, threads);
 }
 
 /* The physical floor of two threads on one generator: a cache line handed
@@ -221,20 +230,7 @@ static double hand_off(toid_format f) {
 /* The process-wide generator in TOID_GEN_PER_THREAD (toid_new_text from
  * each thread): IDs per second with `threads` threads; 0 for a format that
  * does not take it. Each run's threads are new, so each makes its own. */
-static void *process_main(void *arg) {
-    job *j = arg;
-    char t[TOID_TEXT_MAX];
-    uint64_t acc = 0;
-    for (long i = 0; i < j->n; i++) {
-        toid_new_text(j->f, t, sizeof t);
-        acc += (uint8_t)t[5];
-    }
-    bench_sink += acc;
-    return NULL;
-}
-
 static double rate_per_thread(toid_format f, int threads) {
-    pthread_t th[2];
     job jobs[2];
     toid_gen_config c;
     toid_gen_config_default(f, &c);
@@ -243,12 +239,7 @@ static double rate_per_thread(toid_format f, int threads) {
         return 0;
     for (int i = 0; i < threads; i++)
         jobs[i] = (job){f, NULL, ops};
-    uint64_t t0 = bench_now_ns();
-    for (int i = 0; i < threads; i++)
-        pthread_create(&th[i], NULL, process_main, &jobs[i]);
-    for (int i = 0; i < threads; i++)
-        pthread_join(th[i], NULL);
-    double r = (double)threads * (double)ops * 1e9 / (double)(bench_now_ns() - t0);
+    double r = run_jobs(jobs, threads);
     c.flags = 0;
     toid_configure(&c);
     return r;
