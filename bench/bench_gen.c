@@ -234,6 +234,8 @@ static double rate_per_thread(toid_format f, int threads) {
     job jobs[2];
     toid_gen_config c;
     toid_gen_config_default(f, &c);
+    if (f != TOID_UUIDV7)
+        c.on_exhausted = TOID_EXHAUSTED_WAIT;   /* as main configured the process-wide ones */
     c.flags = TOID_GEN_PER_THREAD;
     if (toid_configure(&c) != 0)
         return 0;
