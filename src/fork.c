@@ -16,7 +16,9 @@
  * [1]: the generation, for toid__fork_generation_seen (os.h): 0 in a
  * child until its first check here, and after the test switch. */
 static uint64_t *wipe_page;
-static pid_t known_pid;
+/* Without the wipe page: the pid whose generation is current, shifted left
+ * one, with the low bit set while a thread of that pid bumps it. */
+static uint64_t known_pid;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static uint64_t generation = 1;
 static int detection_off;
@@ -38,7 +40,7 @@ static void init(void) {
 #endif
             munmap(p, 4096);
     }
-    known_pid = getpid();
+    known_pid = (uint64_t)getpid() << 1;
     pthread_atfork(NULL, NULL, bump);
     if (wipe_page)      /* last: the fast path may skip pthread_once from now on */
         __atomic_store_n(&toid__fork_wipe, wipe_page, __ATOMIC_RELEASE);
@@ -74,10 +76,25 @@ uint64_t toid__fork_generation(void) {
             __atomic_store_n(&wipe_page[1], gen, __ATOMIC_RELEASE);
         return gen;
     }
-    pid_t pid = getpid();
-    if (pid != known_pid) {
-        known_pid = pid;
-        bump();
+    /* A child's threads may all get here together: one marks the pid as
+     * being bumped and bumps, the others wait for it, so the generation
+     * moves once and nobody returns the parent's (two bumps would make a
+     * generator forget IDs a thread had already issued). A mark of another
+     * pid is a parent's bump caught by the fork: that thread is not here. */
+    uint64_t pid = (uint64_t)getpid() << 1;
+    for (;;) {
+        uint64_t k = __atomic_load_n(&known_pid, __ATOMIC_ACQUIRE);
+        if (k == pid)
+            break;
+        if (k == (pid | 1)) {
+            sched_yield();
+            continue;
+        }
+        if (__atomic_compare_exchange_n(&known_pid, &k, pid | 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            bump();
+            __atomic_store_n(&known_pid, pid, __ATOMIC_RELEASE);
+            break;
+        }
     }
     return __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
 }

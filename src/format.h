@@ -69,7 +69,8 @@ typedef struct toid__format {
     int (*next)(struct toid__core *c, uint8_t *out);
     /* The owner's one ID, `next` inlined into the owner's path (gen_owner.h's
      * TOID__ONE), called when g->h.owner names the caller: the ID's status
-     * bits, or TOID__ESLOW to take the generic path. NULL for a format that
+     * bits, TOID_EINVAL (a re-entered call), or TOID__ESLOW to take the
+     * generic path. NULL for a format that
      * always takes that (uid11: sorted batches). */
     int (*one)(toid_gen *g, uint8_t *out);
     /* toid_new and toid_new_text of the format, with `one` inlined (the same

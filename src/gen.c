@@ -104,7 +104,9 @@ static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64
  * fmt_uid11.c), so the 32 KiB are never cleared here. */
 static void forget_state(toid_gen *g) {
     g->h.last_ms = INT64_MIN;
-    g->h.tick_ms = INT64_MAX;
+    g->h.tick_ms = INT64_MAX;   /* no ms start kept (gen_owner.h) */
+    g->h.tick_sec = 0;
+    g->h.tick_ns = 0;
     __atomic_store_n(&g->h.word, 0, __ATOMIC_RELEASE);
     memset(g->h.last, 0, sizeof g->h.last);
     g->h.seq = 0;
@@ -787,6 +789,8 @@ static __attribute__((noinline)) int produce_one_general(toid_gen *g, const toid
             *status = st;
         return 0;
     }
+    if (rc == TOID_EINVAL)
+        return rc;      /* re-entered (toid__enter_owned): nothing more to try */
 slow:
     rc = produce(g, out, 1, NULL, status);
     return rc < 0 ? rc : 0;
@@ -805,6 +809,8 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
                 *status = (unsigned)st;
             return 0;
         }
+        if (st == TOID_EINVAL)
+            return st;
     }
     return produce_one_general(g, fmt, out, status);
 }

@@ -81,9 +81,10 @@ static inline int toid__owner_entropy(void *ctx, uint8_t *buf, size_t n) {
 
 /* One ID of g by its owning thread, with `core` inlined, for a caller that
  * found g->h.owner naming it, `me` (toid__caller_id): the ID's TOID_ST_*
- * status bits (>= 0), or TOID__ESLOW (a fork, the clock behind the last ID
- * or outside the span, any error of the core, a re-entered call, g taken
- * meanwhile: nothing was changed). A generator in shared memory is never
+ * status bits (>= 0); TOID_EINVAL for a call that re-entered this thread's
+ * own ID of g (a signal handler: see toid__enter_owned); or TOID__ESLOW (a
+ * fork, the clock behind the last ID or outside the span, any error of the
+ * core, g taken meanwhile). Nothing was changed unless it returns >= 0. A generator in shared memory is never
  * owned, so it never comes here. The clock (or the hook) is read once. */
 static inline __attribute__((always_inline)) int
 toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
@@ -94,8 +95,9 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     struct timespec ts;
     toid__clock_timespec(&ts);
     uint32_t ns = (uint32_t)ts.tv_nsec;
-    if (__builtin_expect(toid__enter_owned(g, me) != 1, 0))
-        return TOID__ESLOW;
+    int in = toid__enter_owned(g, me);
+    if (__builtin_expect(in != 1, 0))
+        return in < 0 ? in : TOID__ESLOW;   /* re-entered: refused before touching anything */
     /* make_tick's work for the common case. In the last ID's ms, found by
      * comparing the reading with where that ms starts (kept by the last
      * ID that opened a ms) rather than by converting it: the ID then
@@ -159,25 +161,27 @@ int toid__new_text_general(toid_format f, char *out, size_t out_size) TOID__HIDD
     static int name##_new(uint8_t *out) { \
         toid_gen *g = __atomic_load_n(&toid__ready[(fmt).info.format], __ATOMIC_ACQUIRE); \
         uint64_t me; \
+        int st = TOID__ESLOW; \
         if (__builtin_expect(g != NULL && out != NULL && \
                                  __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)) && \
-                                 toid__owner_one(g, me, out, &(fmt), core) >= 0, \
+                                 (st = toid__owner_one(g, me, out, &(fmt), core)) >= 0, \
                              1)) \
             return 0; \
-        return toid__new_general((fmt).info.format, out); \
+        return st == TOID_EINVAL ? st : toid__new_general((fmt).info.format, out); \
     } \
     static int name##_text(char *out, size_t out_size) { \
         toid_gen *g = __atomic_load_n(&toid__ready[(fmt).info.format], __ATOMIC_ACQUIRE); \
         uint8_t bin[TOID_BIN_MAX]; \
         uint64_t me; \
+        int st = TOID__ESLOW; \
         if (__builtin_expect(g != NULL && out != NULL && out_size > (fmt).info.text_len && \
                                  __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)) && \
-                                 toid__owner_one(g, me, bin, &(fmt), core) >= 0, \
+                                 (st = toid__owner_one(g, me, bin, &(fmt), core)) >= 0, \
                              1)) { \
             toid__encoder(&(fmt))(bin, out); \
             out[(fmt).info.text_len] = '\0'; \
             return (int)(fmt).info.text_len; \
         } \
-        return toid__new_text_general((fmt).info.format, out, out_size); \
+        return st == TOID_EINVAL ? st : toid__new_text_general((fmt).info.format, out, out_size); \
     }
 #endif

@@ -25,8 +25,11 @@ extern int toid__test_owner_off;
 static long steps = 3000;
 static long failed_before;      /* check_failed when the case began: a walk stops at its first failure */
 
-/* 2026-11-23T00:00:00Z in µs: inside every format's span and epoch. */
-#define T0 INT64_C(1795392000000000)
+/* The scripted clock's start, in µs: a whole second a day before the real
+ * clock (setup), so that the process-wide generators the cases leave
+ * behind are behind the real clock, not ahead of it. */
+static int64_t t0_us;
+#define T0 t0_us
 
 static int64_t clock_us;
 static int64_t scripted(void *ctx) {
@@ -46,6 +49,7 @@ typedef struct twin {
     uint8_t last_owned[TOID_BIN_MAX], last_generic[TOID_BIN_MAX];
     bool any;
     bool may_reset;     /* uuidv7 RESET: IDs may start afresh, lower */
+    long by_owner_path; /* IDs that opened a ms on the owned twin, seen to take the specialised path */
     long same_bytes, compared;
 } twin;
 
@@ -141,6 +145,13 @@ static void step(twin *t, bool text) {
     } else {
         ra = toid_gen_next(t->owned, a, &sa);
         rb = toid_gen_next(t->generic, b, &sb);
+        /* an ID that opened a ms came from the specialised path, which alone
+         * keeps where that ms starts (a reset is the generic path's) */
+        if (ra == 0 && (sa & TOID_ST_NEW_MS) && !(sa & TOID_ST_RESET)) {
+            CHECK_MSG(t->owned->h.tick_ms == t->owned->h.last_ms, "%s: the owner's path did not make the ID",
+                      toid_format_get(t->f)->name);
+            t->by_owner_path++;
+        }
     }
     compare(t, text ? "text" : "next", ra, a, sa, rb, b, sb);
 }
@@ -222,6 +233,8 @@ static void walk_format(toid_format f, toid_on_behind behind, uint32_t allow_ms)
     twin t;
     twin_init(&t, f, behind, allow_ms);
     walk(&t);
+    CHECK_MSG(t.by_owner_path > 100, "%s: %ld IDs opened a ms on the owner's path", toid_format_get(f)->name,
+              t.by_owner_path);
     twin_free(&t);
     toid_set_clock(NULL, NULL);
     if (f == TOID_NANOFLAKE)
@@ -339,6 +352,7 @@ TEST_CASE(process_wide_entries) {
 }
 
 static int setup(int nparam, char **param) {
+    t0_us = (toid_clock_now(NULL) / 1000 - 86400) * 1000000;
     if (nparam > 0)
         steps = atol(param[0]);
     return steps > 0 ? 0 : 2;
