@@ -808,7 +808,10 @@ typedef enum toid_counter_mode {
  * its state passed between the threads' cores on every change of thread).
  * For the formats whose separate generators cannot plausibly collide (ULID,
  * UUIDv7, SCRU160: 64 or more random bits an ID, no node); TOID_EINVAL for
- * the others, and with TOID_GEN_UNLOCKED or TOID_GEN_SHARED. */
+ * the others, and with TOID_GEN_UNLOCKED or TOID_GEN_SHARED. A thread's
+ * first ID of the format allocates its generator (malloc, under 512 bytes
+ * with its share of a table): if that fails the call returns TOID_EINVAL,
+ * and the next call tries again. */
 #define TOID_GEN_PER_THREAD 4u
 
 /* A generator's configuration. Zero-initialise, set format, and set what you

@@ -917,6 +917,10 @@ static uint32_t per_thread_version[TOID_FORMAT_COUNT];  /* 0: one generator for 
 static uint32_t versions;
 static toid_gen_config per_thread_cfg[TOID_FORMAT_COUNT];
 
+/* The thread's generators at its end. A later destructor (another key's)
+ * that makes an ID starts a new set, which the next destructor round frees;
+ * made in the last round (PTHREAD_DESTRUCTOR_ITERATIONS), it is lost, as
+ * any thread-specific data is. */
 static void free_mine(void *p) {
     thread_gens *t = p;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
@@ -942,9 +946,12 @@ static __attribute__((noinline)) toid_gen *thread_gen_make(toid_format f, uint32
     size_t size = toid_gen_size(f);
     if (!t->g[f] && !(t->g[f] = aligned_alloc(64, (size + 63) / 64 * 64)))
         return NULL;
-    pthread_mutex_lock(&init_mutex);
+    /* Without init_mutex: toid_configure wrote the configuration before its
+     * release store of the version, which the caller loaded with acquire
+     * (and configure is not called while threads generate). A lock here,
+     * taken by every new thread, could be held by one when another forks,
+     * and the child's copy of it would stay held. */
     toid_gen_config c = per_thread_cfg[f];
-    pthread_mutex_unlock(&init_mutex);
     c.flags &= ~TOID_GEN_PER_THREAD;
     if (toid_gen_init_size(t->g[f], size, &c) < 0)     /* cannot fail: toid_configure resolved c */
         return NULL;

@@ -343,7 +343,10 @@ TEST_CASE(configure_takes_over) {
 /* ---- inside an ID: a getrandom hook that runs in the middle of one ----
  * A thread that reseeds its CSPRNG does so inside the owner's ID (busy set),
  * so a hook on getrandom stops it there, or acts there. */
-static int hook_mode;           /* 0 pass through; 1 block until released; 2 re-enter hook_gen */
+/* 0 pass through; 1 block until released; 2 re-enter hook_gen; 3 and 4
+ * re-enter the process-wide generator of hook_fmt, toid_new and toid_new_text */
+static int hook_mode;
+static toid_format hook_fmt;
 static int hook_blocked, hook_release, reentered_rc = 1;
 static int getrandom_calls, reentered_calls = -1;   /* getrandom calls; of them, the re-entered call's */
 static toid_gen *hook_gen;
@@ -355,10 +358,14 @@ static ssize_t hooked_getrandom(void *buf, size_t n, unsigned flags) {
         __atomic_store_n(&hook_blocked, 1, __ATOMIC_RELEASE);
         while (!__atomic_load_n(&hook_release, __ATOMIC_ACQUIRE))
             usleep(1000);
-    } else if (mode == 2) {
+    } else if (mode >= 2) {
         uint8_t id[TOID_BIN_MAX];
+        char text[TOID_TEXT_MAX];
         int before = __atomic_load_n(&getrandom_calls, __ATOMIC_RELAXED);
-        __atomic_store_n(&reentered_rc, toid_gen_next(hook_gen, id, NULL), __ATOMIC_RELEASE);
+        int rc = mode == 2   ? toid_gen_next(hook_gen, id, NULL)
+                 : mode == 3 ? toid_new(hook_fmt, id)
+                             : toid_new_text(hook_fmt, text, sizeof text);
+        __atomic_store_n(&reentered_rc, rc, __ATOMIC_RELEASE);
         __atomic_store_n(&reentered_calls, __atomic_load_n(&getrandom_calls, __ATOMIC_RELAXED) - before,
                          __ATOMIC_RELEASE);
     }
@@ -392,6 +399,32 @@ TEST_CASE(reentered_id_refused) {
         CHECK(memcmp(a, b, 16) < 0);
         toid__test_set_getrandom(NULL);
         free(g);
+    }
+}
+
+/* The same through the process-wide generator's entries (each format's
+ * own toid_new and toid_new_text), which this thread owns. */
+TEST_CASE(reentered_process_wide_refused) {
+    static const toid_format fs[] = {TOID_ULID, TOID_UUIDV7};
+    for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
+        for (int mode = 3; mode <= 4; mode++) {
+            uint8_t a[16], b[16];
+            hook_fmt = fs[k];
+            CHECK_EQ_INT(toid_new(fs[k], a), 0);
+            __atomic_store_n(&reentered_rc, 1, __ATOMIC_RELEASE);
+            __atomic_store_n(&reentered_calls, -1, __ATOMIC_RELEASE);
+            toid__test_set_getrandom(hooked_getrandom);
+            int64_t ms = toid_clock_now(NULL);
+            while (toid_clock_now(NULL) == ms)
+                ;           /* a new ms: the next ULID draws random bytes */
+            toid__test_reseed_now();
+            __atomic_store_n(&hook_mode, mode, __ATOMIC_RELEASE);
+            CHECK_EQ_INT(toid_new(fs[k], b), 0);
+            CHECK_EQ_INT(__atomic_load_n(&reentered_rc, __ATOMIC_ACQUIRE), TOID_EINVAL);
+            CHECK_EQ_INT(__atomic_load_n(&reentered_calls, __ATOMIC_ACQUIRE), 0);
+            CHECK(memcmp(a, b, 16) < 0);
+            toid__test_set_getrandom(NULL);
+        }
     }
 }
 
