@@ -376,28 +376,36 @@ static ssize_t hooked_getrandom(void *buf, size_t n, unsigned flags) {
  * error, not the same ID twice (the handler cannot wait for the ID it
  * interrupted), and refused before it touches anything: no random bytes
  * drawn, so no getrandom call either (UUIDv7 draws some for every ID). Here
- * the "handler" runs from inside the ID, where one would. */
+ * the "handler" runs from inside the ID, where one would: one ID of f, from
+ * g or (NULL) the process-wide generator, at the start of a ms with a reseed
+ * due, while the hook re-enters the way `mode` says. */
+static void reentered_once(toid_format f, toid_gen *g, int mode) {
+    uint8_t a[16], b[16];
+    hook_gen = g;
+    hook_fmt = f;
+    CHECK_EQ_INT(g ? toid_gen_next(g, a, NULL) : toid_new(f, a), 0);
+    __atomic_store_n(&reentered_rc, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&reentered_calls, -1, __ATOMIC_RELEASE);
+    toid__test_set_getrandom(hooked_getrandom);
+    int64_t ms = toid_clock_now(NULL);
+    while (toid_clock_now(NULL) == ms)
+        ;                   /* a new ms: the next ULID draws random bytes */
+    toid__test_reseed_now();
+    __atomic_store_n(&hook_mode, mode, __ATOMIC_RELEASE);
+    CHECK_EQ_INT(g ? toid_gen_next(g, b, NULL) : toid_new(f, b), 0);
+    CHECK_EQ_INT(__atomic_load_n(&reentered_rc, __ATOMIC_ACQUIRE), TOID_EINVAL);
+    CHECK_EQ_INT(__atomic_load_n(&reentered_calls, __ATOMIC_ACQUIRE), 0);
+    CHECK(memcmp(a, b, 16) < 0);
+    toid__test_set_getrandom(NULL);
+}
+
+static const toid_format reentered_formats[] = {TOID_ULID, TOID_UUIDV7};
+
 TEST_CASE(reentered_id_refused) {
-    static const toid_format fs[] = {TOID_ULID, TOID_UUIDV7};
-    for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
-        toid_gen *g = new_gen(fs[k]);
-        uint8_t a[16], b[16];
-        CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);
+    for (size_t k = 0; k < sizeof reentered_formats / sizeof reentered_formats[0]; k++) {
+        toid_gen *g = new_gen(reentered_formats[k]);
+        reentered_once(reentered_formats[k], g, 2);
         CHECK(owned_by_thread(g));
-        hook_gen = g;
-        __atomic_store_n(&reentered_rc, 1, __ATOMIC_RELEASE);
-        __atomic_store_n(&reentered_calls, -1, __ATOMIC_RELEASE);
-        toid__test_set_getrandom(hooked_getrandom);
-        int64_t ms = toid_clock_now(NULL);
-        while (toid_clock_now(NULL) == ms)
-            ;               /* a new ms: the next ULID draws random bytes */
-        toid__test_reseed_now();
-        __atomic_store_n(&hook_mode, 2, __ATOMIC_RELEASE);
-        CHECK_EQ_INT(toid_gen_next(g, b, NULL), 0);
-        CHECK_EQ_INT(__atomic_load_n(&reentered_rc, __ATOMIC_ACQUIRE), TOID_EINVAL);
-        CHECK_EQ_INT(__atomic_load_n(&reentered_calls, __ATOMIC_ACQUIRE), 0);
-        CHECK(memcmp(a, b, 16) < 0);
-        toid__test_set_getrandom(NULL);
         free(g);
     }
 }
@@ -405,27 +413,9 @@ TEST_CASE(reentered_id_refused) {
 /* The same through the process-wide generator's entries (each format's
  * own toid_new and toid_new_text), which this thread owns. */
 TEST_CASE(reentered_process_wide_refused) {
-    static const toid_format fs[] = {TOID_ULID, TOID_UUIDV7};
-    for (size_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
-        for (int mode = 3; mode <= 4; mode++) {
-            uint8_t a[16], b[16];
-            hook_fmt = fs[k];
-            CHECK_EQ_INT(toid_new(fs[k], a), 0);
-            __atomic_store_n(&reentered_rc, 1, __ATOMIC_RELEASE);
-            __atomic_store_n(&reentered_calls, -1, __ATOMIC_RELEASE);
-            toid__test_set_getrandom(hooked_getrandom);
-            int64_t ms = toid_clock_now(NULL);
-            while (toid_clock_now(NULL) == ms)
-                ;           /* a new ms: the next ULID draws random bytes */
-            toid__test_reseed_now();
-            __atomic_store_n(&hook_mode, mode, __ATOMIC_RELEASE);
-            CHECK_EQ_INT(toid_new(fs[k], b), 0);
-            CHECK_EQ_INT(__atomic_load_n(&reentered_rc, __ATOMIC_ACQUIRE), TOID_EINVAL);
-            CHECK_EQ_INT(__atomic_load_n(&reentered_calls, __ATOMIC_ACQUIRE), 0);
-            CHECK(memcmp(a, b, 16) < 0);
-            toid__test_set_getrandom(NULL);
-        }
-    }
+    for (size_t k = 0; k < sizeof reentered_formats / sizeof reentered_formats[0]; k++)
+        for (int mode = 3; mode <= 4; mode++)
+            reentered_once(reentered_formats[k], NULL, mode);
 }
 
 static void *ulid_once(void *arg) {
