@@ -22,7 +22,7 @@ static uint64_t known_pid;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static uint64_t generation = 1;
 static int detection_off;
-/* Read by toid__fork_generation_fast (os.h) without a call. */
+/* Read by toid__fork_generation_seen (os.h) without a call. */
 static const uint64_t no_page[2];   /* [1] = 0: always ask toid__fork_generation */
 const uint64_t *toid__fork_wipe = no_page;  /* wipe_page once init is done, if there is one */
 

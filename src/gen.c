@@ -428,11 +428,9 @@ static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__fo
 }
 
 static inline __attribute__((always_inline)) int check_fork(toid_gen *g, const toid__format *fmt) {
-    uint64_t gen = toid__fork_generation_fast();
-    if (__builtin_expect(gen != __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE) ||
-                         (g->h.state & TOID__GEN_FORKED), 0))
-        return check_fork_slow(g, fmt, gen);
-    return 0;
+    if (__builtin_expect(toid__fork_checked(g), 1))
+        return 0;
+    return check_fork_slow(g, fmt, toid__fork_generation_fast());
 }
 
 static int64_t mono_ms(void) {
