@@ -45,7 +45,9 @@ const toid__format toid__fmt_nanoflake = {
     TOID__DECODE(nanoflake_decode), TOID__ENCODE(nanoflake_encode),
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
-    .next = nanoflake_next, .one = nanoflake_one, .new_bin = nanoflake_one_new, .new_text = nanoflake_one_text, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .next = nanoflake_next,
+    .one = nanoflake_one, .new_bin = nanoflake_one_new, .new_text = nanoflake_one_text,
+    .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_WAIT, .no_entropy = true,
     .pack = toid__seq_pack, .unpack = toid__seq_unpack,
 };

@@ -146,7 +146,9 @@ const toid__format toid__fmt_scru160 = {
     .fields = {{TOID_FIELD_COUNTER, 96, 16}, {TOID_FIELD_RANDOM16, 80, 16},
                {TOID_FIELD_RANDOM80, 0, 80}},
     .has_reserved = true,
-    .next = scru160_next, .one = scru160_one, .new_bin = scru160_one_new, .new_text = scru160_one_text, .per_thread_ok = true, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .next = scru160_next,
+    .one = scru160_one, .new_bin = scru160_one_new, .new_text = scru160_one_text, .per_thread_ok = true,
+    .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 12,  /* 14 on a new ms */
     .pack = scru160_pack, .unpack = scru160_unpack,
 };

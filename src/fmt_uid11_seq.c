@@ -32,7 +32,9 @@ const toid__format toid__fmt_uid11_seq = {
     TOID__DECODE(toid__uid11_decode), TOID__ENCODE(toid__uid11_encode),
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_SEQUENCE, 10, 12}, {TOID_FIELD_RANDOM, 0, 10}},
-    .next = uid11_seq_next, .one = uid11_seq_one, .new_bin = uid11_seq_one_new, .new_text = uid11_seq_one_text, .default_on_exhausted = TOID_EXHAUSTED_WAIT,
+    .next = uid11_seq_next,
+    .one = uid11_seq_one, .new_bin = uid11_seq_one_new, .new_text = uid11_seq_one_text,
+    .default_on_exhausted = TOID_EXHAUSTED_WAIT,
     .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 2,
     .pack = toid__seq_pack, .unpack = toid__seq_unpack,
 };

@@ -96,7 +96,9 @@ const toid__format toid__fmt_ulid = {
     TOID__ENCODE_SIMD(ulid_encode, ulid_encode_scalar, ulid_encode),
     .ts_shift = 80, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 80}},
-    .next = ulid_next, .one = ulid_one, .new_bin = ulid_one_new, .new_text = ulid_one_text, .per_thread_ok = true, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
+    .next = ulid_next,
+    .one = ulid_one, .new_bin = ulid_one_new, .new_text = ulid_one_text, .per_thread_ok = true,
+    .default_on_exhausted = TOID_EXHAUSTED_ERROR,
     .default_on_behind = TOID_BEHIND_KEEP, .entropy_per_id = 0,   /* 10 on a new ms */
 };
 

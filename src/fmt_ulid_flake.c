@@ -22,7 +22,9 @@ const toid__format toid__fmt_ulid_flake = {
     TOID__DECODE(toid__flake13_decode), TOID__ENCODE(toid__flake13_encode),
     .ts_shift = 20, .nfields = 1,
     .fields = {{TOID_FIELD_RANDOM, 0, 20}},
-    .next = flake_next, .one = ulid_flake_one, .new_bin = ulid_flake_one_new, .new_text = ulid_flake_one_text, .default_on_exhausted = TOID_EXHAUSTED_ERROR,
+    .next = flake_next,
+    .one = ulid_flake_one, .new_bin = ulid_flake_one_new, .new_text = ulid_flake_one_text,
+    .default_on_exhausted = TOID_EXHAUSTED_ERROR,
     .default_on_behind = TOID_BEHIND_ERROR,
     .pack = toid__flake_pack, .unpack = toid__flake_unpack, .max_entropy_bytes = 3, .entropy_per_id = 1,
 };

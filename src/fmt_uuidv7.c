@@ -155,6 +155,8 @@ const toid__format toid__fmt_uuidv7 = {
     .ts_shift = 80, .nfields = 0,
     .fixed_mask = fixed_mask, .fixed_bits = fixed_bits,
     .extra = layout_extra, .nextra = 4,
-    .next = uuidv7_next, .one = uuidv7_one, .new_bin = uuidv7_one_new, .new_text = uuidv7_one_text, .per_thread_ok = true, .default_on_exhausted = TOID_EXHAUSTED_ADVANCE,
+    .next = uuidv7_next,
+    .one = uuidv7_one, .new_bin = uuidv7_one_new, .new_text = uuidv7_one_text, .per_thread_ok = true,
+    .default_on_exhausted = TOID_EXHAUSTED_ADVANCE,
     .default_on_behind = TOID_BEHIND_RESET, .entropy_per_id = 4,   /* 10 on a new ms */
 };

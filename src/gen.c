@@ -24,17 +24,11 @@
 #define CHUNK 32            /* IDs made per lock hold in a batch */
 #define ENTROPY_MAX 14      /* the most any core draws per ID, normally */
 
-/* g->h.owner's values (gen_owner.h). */
-#define OWNER_NONE TOID__OWNER_NONE
-#define OWNER_MANY TOID__OWNER_MANY
-#define OWNER_REVOKING TOID__OWNER_REVOKING
-#define OWNER_UNLOCKED TOID__OWNER_UNLOCKED
-
 /* A CAS format's state of record: the word, except while a thread owns the
  * generator; then it is the head (last_ms, seq, last), which the owner keeps
  * without packing it after each ID, and disown() packs it into the word. */
 static inline bool owned_by_a_thread(const toid_gen *g) {
-    return __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) > OWNER_REVOKING;
+    return __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) > TOID__OWNER_REVOKING;
 }
 
 int toid_gen_config_default(toid_format f, toid_gen_config *cfg) {
@@ -143,7 +137,9 @@ int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
     forget_state(g);
     g->h.fork_generation = toid__fork_generation();
     g->h.lock = 0;
-    g->h.owner = (c.flags & TOID_GEN_UNLOCKED) ? OWNER_UNLOCKED : (c.flags & TOID_GEN_SHARED) ? OWNER_MANY : OWNER_NONE;
+    g->h.owner = (c.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED
+                 : (c.flags & TOID_GEN_SHARED)  ? TOID__OWNER_MANY
+                                                : TOID__OWNER_NONE;
     g->h.busy = 0;
     g->h.state = TOID__GEN_READY;
     return 0;
@@ -330,7 +326,7 @@ static __attribute__((noinline)) void disown(toid_gen *g) {
     const toid__format *fmt = toid__format_of(g->h.cfg.format);
     if (fmt->pack)          /* the head was the state of record: now the word is */
         __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELAXED);
-    __atomic_store_n(&g->h.owner, OWNER_MANY, __ATOMIC_RELEASE);
+    __atomic_store_n(&g->h.owner, TOID__OWNER_MANY, __ATOMIC_RELEASE);
 }
 
 /* Thread `me` found g neither its own nor MANY: claims it if nobody has made
@@ -339,15 +335,15 @@ static __attribute__((noinline)) void disown(toid_gen *g) {
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
     lock(g);
     uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
-    bool taker = o != OWNER_NONE && o != me && o != OWNER_MANY && o != OWNER_REVOKING;
-    if (o == OWNER_NONE)
-        __atomic_store_n(&g->h.owner, barrier_ready() ? me : OWNER_MANY, __ATOMIC_RELEASE);
+    bool taker = o != TOID__OWNER_NONE && o != me && o != TOID__OWNER_MANY && o != TOID__OWNER_REVOKING;
+    if (o == TOID__OWNER_NONE)
+        __atomic_store_n(&g->h.owner, barrier_ready() ? me : TOID__OWNER_MANY, __ATOMIC_RELEASE);
     else if (taker)
-        __atomic_store_n(&g->h.owner, OWNER_REVOKING, __ATOMIC_RELAXED);
+        __atomic_store_n(&g->h.owner, TOID__OWNER_REVOKING, __ATOMIC_RELAXED);
     unlock(g);
     if (taker)
         disown(g);
-    for (int spins = 0; __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == OWNER_REVOKING; spins++) {
+    for (int spins = 0; __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++) {
         if (spins < 100)
             cpu_relax();
         else
@@ -358,7 +354,7 @@ static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
 /* g as thread `me` may use it: true when it is me's alone. */
 static inline __attribute__((always_inline)) bool owned_by(toid_gen *g, uint64_t me) {
     uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(o != me && o != OWNER_MANY, 0)) {
+    if (__builtin_expect(o != me && o != TOID__OWNER_MANY, 0)) {
         settle_owner(g, me);
         o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
     }
@@ -414,7 +410,7 @@ static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__fo
             __atomic_store_n(&g->h.lock, 0, __ATOMIC_RELAXED);
             forget_state(g);
             if (!(g->h.cfg.flags & TOID_GEN_UNLOCKED))
-                g->h.owner = OWNER_NONE;
+                g->h.owner = TOID__OWNER_NONE;
             g->h.busy = 0;
             if (fmt->info.node_bits)
                 g->h.state |= TOID__GEN_FORKED;

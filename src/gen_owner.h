@@ -84,8 +84,9 @@ static inline int toid__owner_entropy(void *ctx, uint8_t *buf, size_t n) {
  * status bits (>= 0); TOID_EINVAL for a call that re-entered this thread's
  * own ID of g (a signal handler: see toid__enter_owned); or TOID__ESLOW (a
  * fork, the clock behind the last ID or outside the span, any error of the
- * core, g taken meanwhile). Nothing was changed unless it returns >= 0. A generator in shared memory is never
- * owned, so it never comes here. The clock (or the hook) is read once. */
+ * core, g taken meanwhile). Nothing was changed unless it returns >= 0. A
+ * generator in shared memory is never owned, so it never comes here. The
+ * clock (or the hook) is read once. */
 static inline __attribute__((always_inline)) int
 toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
                 int (*core)(toid__core *, uint8_t *)) {
@@ -147,6 +148,17 @@ extern toid_gen *toid__ready[TOID_FORMAT_COUNT] TOID__HIDDEN;
 int toid__new_general(toid_format f, uint8_t *out) TOID__HIDDEN;
 int toid__new_text_general(toid_format f, char *out, size_t out_size) TOID__HIDDEN;
 
+/* The process-wide generator of fmt, if the calling thread owns it: its
+ * one ID by `core` (toid__owner_one's result); TOID__ESLOW otherwise. */
+static inline __attribute__((always_inline)) int
+toid__process_one(uint8_t *out, const toid__format *fmt, int (*core)(toid__core *, uint8_t *)) {
+    toid_gen *g = __atomic_load_n(&toid__ready[fmt->info.format], __ATOMIC_ACQUIRE);
+    uint64_t me;
+    if (__builtin_expect(g != NULL && __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)), 1))
+        return toid__owner_one(g, me, out, fmt, core);
+    return TOID__ESLOW;
+}
+
 /* A format's owner entries (its toid__format's one, new_bin and new_text),
  * `fmt` being a toid__format defined in the same file and `core` its pure
  * core:
@@ -159,25 +171,15 @@ int toid__new_text_general(toid_format f, char *out, size_t out_size) TOID__HIDD
 #define TOID__ONE(name, fmt, core) \
     static int name(toid_gen *g, uint8_t *out) { return toid__owner_one(g, toid__caller_id(g), out, &(fmt), core); } \
     static int name##_new(uint8_t *out) { \
-        toid_gen *g = __atomic_load_n(&toid__ready[(fmt).info.format], __ATOMIC_ACQUIRE); \
-        uint64_t me; \
-        int st = TOID__ESLOW; \
-        if (__builtin_expect(g != NULL && out != NULL && \
-                                 __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)) && \
-                                 (st = toid__owner_one(g, me, out, &(fmt), core)) >= 0, \
-                             1)) \
+        int st = out ? toid__process_one(out, &(fmt), core) : TOID__ESLOW; \
+        if (__builtin_expect(st >= 0, 1)) \
             return 0; \
         return st == TOID_EINVAL ? st : toid__new_general((fmt).info.format, out); \
     } \
     static int name##_text(char *out, size_t out_size) { \
-        toid_gen *g = __atomic_load_n(&toid__ready[(fmt).info.format], __ATOMIC_ACQUIRE); \
         uint8_t bin[TOID_BIN_MAX]; \
-        uint64_t me; \
-        int st = TOID__ESLOW; \
-        if (__builtin_expect(g != NULL && out != NULL && out_size > (fmt).info.text_len && \
-                                 __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)) && \
-                                 (st = toid__owner_one(g, me, bin, &(fmt), core)) >= 0, \
-                             1)) { \
+        int st = out && out_size > (fmt).info.text_len ? toid__process_one(bin, &(fmt), core) : TOID__ESLOW; \
+        if (__builtin_expect(st >= 0, 1)) { \
             toid__encoder(&(fmt))(bin, out); \
             out[(fmt).info.text_len] = '\0'; \
             return (int)(fmt).info.text_len; \
