@@ -865,10 +865,31 @@ _Static_assert(offsetof(toid_gen_head, last_ms) == 64 && offsetof(toid_gen_head,
 _Static_assert(sizeof(toid_gen) <= 256, "a generator of any format but uid11 stays small");
 /* The generator of each format once it is initialised, NULL before. */
 toid_gen *toid__ready[TOID_FORMAT_COUNT];
+/* Serialises the process-wide generators' set-up and toid_configure. A fork
+ * waits for it (the atfork handlers below): a child must not inherit it held
+ * by a thread it does not have, or the child's first ID of a format not yet
+ * set up, and any toid_configure there, would wait for ever; and waiting
+ * means the child sees no set-up or configuration half written. */
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t init_atfork_once = PTHREAD_ONCE_INIT;
+
+static void init_mutex_take(void) { pthread_mutex_lock(&init_mutex); }
+static void init_mutex_give(void) { pthread_mutex_unlock(&init_mutex); }
+/* fork.c registers its own atfork handler on its first use: done here
+ * first, never under init_mutex, because glibc holds its atfork lock while a
+ * fork runs the prepare handlers, one of which waits for init_mutex. */
+static void init_atfork(void) {
+    (void)toid__fork_generation();
+    pthread_atfork(init_mutex_take, init_mutex_give, init_mutex_give);
+}
+
+static void init_lock(void) {
+    pthread_once(&init_atfork_once, init_atfork);
+    init_mutex_take();
+}
 
 static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
-    pthread_mutex_lock(&init_mutex);
+    init_lock();
     toid_gen *g = toid__ready[f];
     if (!g) {
         g = toid_gen_size(f) > sizeof(toid_gen) ? &default_uid11.u.g : &defaults[f].g;
@@ -877,7 +898,7 @@ static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
         toid_gen_init_size(g, toid_gen_size(f), &c);
         __atomic_store_n(&toid__ready[f], g, __ATOMIC_RELEASE);
     }
-    pthread_mutex_unlock(&init_mutex);
+    init_mutex_give();
     return g;
 }
 
@@ -1009,18 +1030,18 @@ int toid_configure(const toid_gen_config *cfg) {
     if (c.flags & TOID_GEN_PER_THREAD) {
         if (!toid__format_of(c.format)->per_thread_ok)
             return TOID_EINVAL;
-        pthread_mutex_lock(&init_mutex);
+        init_lock();
         per_thread_cfg[c.format] = c;
         if (++versions == 0)    /* 0 means off */
             versions = 1;
         __atomic_store_n(&per_thread_version[c.format], versions, __ATOMIC_RELEASE);
         __atomic_store_n(&toid__ready[c.format], NULL, __ATOMIC_RELEASE);    /* the entries come to process_gen */
-        pthread_mutex_unlock(&init_mutex);
+        init_mutex_give();
         return 0;
     }
     __atomic_store_n(&per_thread_version[c.format], 0, __ATOMIC_RELEASE);
     toid_gen *g = default_gen(cfg->format);
-    pthread_mutex_lock(&init_mutex);
+    init_lock();
     /* in a forked child, first undo what the parent's threads left (the lock,
      * the ownership); then take g from another thread that owns it, so that
      * its next ID sees the new configuration */
@@ -1033,6 +1054,6 @@ int toid_configure(const toid_gen_config *cfg) {
     g->h.fork_generation = toid__fork_generation();
     g->h.state = TOID__GEN_READY;
     unlock(g);
-    pthread_mutex_unlock(&init_mutex);
+    init_mutex_give();
     return 0;
 }
