@@ -9,7 +9,7 @@
 #include "format.h"
 
 /* The level in use: 0 scalar (and ChaCha20 4 blocks with SSE2), 1 SSSE3
- * codecs, 2 those and ChaCha20 8 blocks with AVX2, 3 those and ChaCha20 16
+ * codecs, 2 those and ChaCha20 2x8 blocks with AVX2, 3 those and ChaCha20 16
  * blocks with AVX-512 (F and VL, on CPUs with VBMI too: see simd.c). On
  * aarch64 1 is the NEON codecs, and the highest (ChaCha20's 4 blocks use
  * NEON there at every level, as they use SSE2 on x86-64).
