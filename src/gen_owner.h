@@ -1,6 +1,8 @@
 /* gen_owner.h — one thread's generator: the owner's bracket (gen.c's "one
  * thread's generator" explains the protocol), and the owner's one ID
- * specialised per format (toid__format's one, new_bin, new_text).
+ * specialised per format (toid__format's one, new_bin, new_text); the same
+ * specialised ID under the lock for a generator several threads use, where
+ * the format's state is taken by the lock (ULID, UUIDv7).
  *
  * Why a specialised ID: one ID per call is what users make most, and for a
  * generator that one thread uses (the common case) the generic path's
@@ -12,7 +14,10 @@
  * its time span is a constant and its entropy a direct call; the protocol is
  * still written once, here, for every format. Anything unusual declines
  * (TOID__ESLOW) before changing anything, and gen.c's generic path does the
- * ID instead. */
+ * ID instead. Under the lock the same holds (a multi-threaded program's
+ * process-wide generator is nobody's for good, so its every ID came to the
+ * generic path: 356 instructions for a ULID against the owner's 166; 208
+ * now); the compare-and-swap formats are left to the generic path. */
 #ifndef TOID_GEN_OWNER_H
 #define TOID_GEN_OWNER_H
 #include "clock.h"
@@ -65,6 +70,28 @@ static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g)
     __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
 }
 
+/* The generator's lock (gen.c describes it): the uncontended halves, inline;
+ * gen.c's contended halves back off, then sleep, and wake sleepers. */
+void toid__lock_contended(toid_gen *g) TOID__HIDDEN;
+void toid__unlock_sleepers(toid_gen *g) TOID__HIDDEN;
+
+static inline __attribute__((always_inline)) void toid__lock(toid_gen *g) {
+    if (g->h.cfg.flags & TOID_GEN_UNLOCKED)
+        return;
+    int c = 0;
+    if (__builtin_expect(!__atomic_compare_exchange_n(&g->h.lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 0))
+        toid__lock_contended(g);
+}
+
+static inline __attribute__((always_inline)) void toid__unlock(toid_gen *g) {
+    if (g->h.cfg.flags & TOID_GEN_UNLOCKED)
+        return;
+    if (__builtin_expect(__atomic_load_n(&g->h.lock, __ATOMIC_RELAXED) == 1, 1))
+        __atomic_store_n(&g->h.lock, 0, __ATOMIC_RELEASE);
+    else
+        toid__unlock_sleepers(g);
+}
+
 /* g is this process's to use as it is: no fork since it was last checked,
  * and not a node format's child copy awaiting toid_gen_init. */
 static inline __attribute__((always_inline)) bool toid__fork_checked(const toid_gen *g) {
@@ -79,24 +106,61 @@ static inline int toid__owner_entropy(void *ctx, uint8_t *buf, size_t n) {
     return toid_random_bytes(buf, n);
 }
 
-/* One ID of g by its owning thread, with `core` inlined, for a caller that
- * found g->h.owner naming it, `me` (toid__caller_id): the ID's TOID_ST_*
- * status bits (>= 0); TOID_EINVAL for a call that re-entered this thread's
- * own ID of g (a signal handler: see toid__enter_owned); or TOID__ESLOW (a
- * fork, the clock behind the last ID or outside the span, any error of the
- * core, g taken meanwhile). Nothing was changed unless it returns >= 0. A
- * generator in shared memory is never owned, so it never comes here. The
- * clock (or the hook) is read once. */
+/* The lock holder's: the thread's CSPRNG if it needs no system call (no
+ * seeding or reseeding under the lock); else TOID__ERETRY, and the core's
+ * error makes the path decline: the generic path readies it first. */
+static inline int toid__locked_entropy(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    return toid__random_bytes_if_ready(buf, n);
+}
+
+/* Tests: the lock holder's path declines, so that a twin generator shows
+ * what the generic path makes. */
+extern int toid__test_locked_one_off TOID__HIDDEN;
+
+/* Takes g for one ID on toid__owner_one's path: as its owner `me`
+ * (toid__enter_owned's result), or as one of several threads (`locked`:
+ * g->h.owner was MANY), by its lock: 1 when taken; 0 (the caller declines)
+ * when MANY no longer holds under the lock (only a fork's reset moves it:
+ * a child's thread may have read its parent's MANY). */
+static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uint64_t me, bool locked) {
+    if (!locked)
+        return toid__enter_owned(g, me);
+    toid__lock(g);
+    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == TOID__OWNER_MANY, 1))
+        return 1;
+    toid__unlock(g);
+    return 0;
+}
+
+static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, bool locked) {
+    if (locked)
+        toid__unlock(g);
+    else
+        toid__leave_owned(g);
+}
+
+/* One ID of g, with `core` inlined, for a caller that found g->h.owner
+ * naming it, `me` (toid__caller_id), or (`locked`, a constant at each call)
+ * MANY in a generator of a format whose state is not one word (those take
+ * the compare-and-swap) and not in shared memory: then under the lock, as
+ * the generic path would take it. The ID's TOID_ST_* status bits (>= 0);
+ * TOID_EINVAL for a call that re-entered this thread's own ID of g (a
+ * signal handler: see toid__enter_owned); or TOID__ESLOW (a fork, the clock
+ * behind the last ID or outside the span, any error of the core, g taken
+ * meanwhile, the CSPRNG not ready under the lock). Nothing was changed
+ * unless it returns >= 0. The clock (or the hook) is read once, before g is
+ * taken. */
 static inline __attribute__((always_inline)) int
 toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
-                int (*core)(toid__core *, uint8_t *)) {
+                int (*core)(toid__core *, uint8_t *), bool locked) {
     toid_gen_head *h = &g->h;
     if (__builtin_expect(!toid__fork_checked(g), 0))
         return TOID__ESLOW;
     struct timespec ts;
     toid__clock_timespec(&ts);
     uint32_t ns = (uint32_t)ts.tv_nsec;
-    int in = toid__enter_owned(g, me);
+    int in = toid__take_one(g, me, locked);
     if (__builtin_expect(in != 1, 0))
         return in < 0 ? in : TOID__ESLOW;   /* re-entered: refused before touching anything */
     /* make_tick's work for the common case. In the last ID's ms, found by
@@ -111,7 +175,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     if (!same) {
         ms = (int64_t)ts.tv_sec * 1000 + ns / 1000000u;
         if (__builtin_expect(ms < h->last_ms || (((uint64_t)ms - (uint64_t)h->epoch_ms) >> fmt->info.ts_bits), 0)) {
-            toid__leave_owned(g);
+            toid__give_one(g, locked);
             return TOID__ESLOW;
         }
         same = ms == h->last_ms;
@@ -119,7 +183,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     toid__core c;
     c.g = h;
     c.seen = NULL;
-    c.entropy = toid__owner_entropy;
+    c.entropy = locked ? toid__locked_entropy : toid__owner_entropy;
     c.ctx = NULL;
     c.status = 0;
     c.t.ms = ms;
@@ -137,8 +201,22 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     } else {
         rc = TOID__ESLOW;
     }
-    toid__leave_owned(g);
+    toid__give_one(g, locked);
     return rc;
+}
+
+/* One ID of g on toid__owner_one's path, if g takes it: owned by the
+ * caller, or MANY for a format updated under the lock (fmt->pack NULL:
+ * ULID, UUIDv7) outside shared memory; TOID__ESLOW otherwise. */
+static inline __attribute__((always_inline)) int
+toid__gen_one(toid_gen *g, uint8_t *out, const toid__format *fmt, int (*core)(toid__core *, uint8_t *)) {
+    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED), me = toid__caller_id(g);
+    if (__builtin_expect(o == me, 1))
+        return toid__owner_one(g, me, out, fmt, core, false);
+    if (o == TOID__OWNER_MANY && !fmt->pack && !(g->h.cfg.flags & TOID_GEN_SHARED) &&
+        !__atomic_load_n(&toid__test_locked_one_off, __ATOMIC_RELAXED))
+        return toid__owner_one(g, me, out, fmt, core, true);
+    return TOID__ESLOW;
 }
 
 /* The process-wide generators (gen.c): each format's once initialised, NULL
@@ -148,28 +226,25 @@ extern toid_gen *toid__ready[TOID_FORMAT_COUNT] TOID__HIDDEN;
 int toid__new_general(toid_format f, uint8_t *out) TOID__HIDDEN;
 int toid__new_text_general(toid_format f, char *out, size_t out_size) TOID__HIDDEN;
 
-/* The process-wide generator of fmt, if the calling thread owns it: its
- * one ID by `core` (toid__owner_one's result); TOID__ESLOW otherwise. */
+/* The process-wide generator of fmt, once set up: its one ID by `core`
+ * (toid__gen_one's result); TOID__ESLOW before. */
 static inline __attribute__((always_inline)) int
 toid__process_one(uint8_t *out, const toid__format *fmt, int (*core)(toid__core *, uint8_t *)) {
     toid_gen *g = __atomic_load_n(&toid__ready[fmt->info.format], __ATOMIC_ACQUIRE);
-    uint64_t me;
-    if (__builtin_expect(g != NULL && __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == (me = toid__caller_id(g)), 1))
-        return toid__owner_one(g, me, out, fmt, core);
-    return TOID__ESLOW;
+    return __builtin_expect(g != NULL, 1) ? toid__gen_one(g, out, fmt, core) : TOID__ESLOW;
 }
 
 /* A format's owner entries (its toid__format's one, new_bin and new_text),
  * `fmt` being a toid__format defined in the same file and `core` its pure
  * core:
- *   name:          one ID of g for its owner (the `one` slot);
+ *   name:          one ID of g by toid__gen_one (the `one` slot);
  *   name##_new:    toid_new of the format, whole: the process-wide generator
- *                  owned by the caller, else toid__new_general;
+ *                  by toid__gen_one, else toid__new_general;
  *   name##_text:   toid_new_text of the format, the same way, encoding with
  *                  the level's encoder.
  * toid_new and toid_new_text jump to them, so one function makes the ID. */
 #define TOID__ONE(name, fmt, core) \
-    static int name(toid_gen *g, uint8_t *out) { return toid__owner_one(g, toid__caller_id(g), out, &(fmt), core); } \
+    static int name(toid_gen *g, uint8_t *out) { return toid__gen_one(g, out, &(fmt), core); } \
     static int name##_new(uint8_t *out) { \
         int st = out ? toid__process_one(out, &(fmt), core) : TOID__ESLOW; \
         if (__builtin_expect(st >= 0, 1)) \

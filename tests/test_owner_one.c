@@ -1,11 +1,14 @@
-/* test_owner_one.c — the owner's one-ID path (src/gen_owner.h: each format's
- * pure core inlined with the tick, which finds the last ID's ms by comparing
- * the clock's reading with where that ms starts) gives what the generic path
- * gives. Each case drives two generators of the same configuration with the
- * same scripted clock (toid_set_clock): one owned by this thread (its IDs
- * take the specialised path), one made while ownership is switched off (as
- * without membarrier(2): every ID takes the lock or the compare-and-swap and
- * the generic tick). At each step both must return the same code and status
+/* test_owner_one.c — the one-ID path of src/gen_owner.h (each format's pure
+ * core inlined with the tick, which finds the last ID's ms by comparing the
+ * clock's reading with where that ms starts) gives what the generic path
+ * gives, both for the generator's owner and, for the formats updated under
+ * the lock (ULID, UUIDv7), for a generator several threads use. Each case
+ * drives two generators of the same configuration with the same scripted
+ * clock (toid_set_clock): the first owned by this thread, or (the locked
+ * cases) made nobody's while ownership is switched off, as without
+ * membarrier(2), its IDs then taken under the lock; the second nobody's and
+ * with that path switched off too, so that every ID takes the generic path
+ * (the lock or the compare-and-swap, and the generic tick). At each step both must return the same code and status
  * and IDs of the same ms; nanoflake, which draws no random bytes, the same
  * bytes. The script walks through ms and second boundaries, steps back
  * within and across seconds, bursts that exhaust a ms, and calls of the
@@ -17,10 +20,12 @@
 #include "check.h"
 #include "toid.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
-extern int toid__test_owner_off;
+extern int toid__test_owner_off, toid__test_locked_one_off;
+extern toid_gen *toid__ready[TOID_FORMAT_COUNT];
 
 static long steps = 3000;
 static long failed_before;      /* check_failed when the case began: a walk stops at its first failure */
@@ -43,6 +48,25 @@ static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
     return 0;
 }
 
+/* The generic twin's IDs: with gen_owner.h's path under the lock declined. */
+static int generic_next(toid_gen *g, uint8_t *out, unsigned *st) {
+    toid__test_locked_one_off = 1;
+    int rc = toid_gen_next(g, out, st);
+    toid__test_locked_one_off = 0;
+    return rc;
+}
+
+static int generic_next_text(toid_gen *g, char *out, size_t size) {
+    toid__test_locked_one_off = 1;
+    int rc = toid_gen_next_text(g, out, size);
+    toid__test_locked_one_off = 0;
+    return rc;
+}
+
+/* The formats updated under the lock (the others, one word, by a
+ * compare-and-swap, which that path leaves to the generic one). */
+static bool lock_format(toid_format f) { return f == TOID_ULID || f == TOID_UUIDV7; }
+
 typedef struct twin {
     toid_format f;
     toid_gen *owned, *generic;
@@ -62,7 +86,7 @@ static toid_gen *new_gen(const toid_gen_config *c) {
 }
 
 /* Policies that never wait (a wait would read the real clock's passing). */
-static void twin_init(twin *t, toid_format f, toid_on_behind behind, uint32_t allow_ms) {
+static void twin_init(twin *t, toid_format f, toid_on_behind behind, uint32_t allow_ms, bool locked) {
     toid_gen_config c;
     toid_gen_config_default(f, &c);
     c.on_exhausted = f == TOID_UUIDV7 ? TOID_EXHAUSTED_ADVANCE : TOID_EXHAUSTED_ERROR;
@@ -76,10 +100,14 @@ static void twin_init(twin *t, toid_format f, toid_on_behind behind, uint32_t al
     __atomic_store_n(&clock_us, T0 - 10000000, __ATOMIC_RELAXED);
     uint8_t id[TOID_BIN_MAX];
     toid__test_owner_off = 1;       /* the generic twin's first ID makes it nobody's */
-    CHECK_EQ_INT(toid_gen_next(t->generic, id, NULL), 0);
-    toid__test_owner_off = 0;
+    CHECK_EQ_INT(generic_next(t->generic, id, NULL), 0);
+    toid__test_owner_off = locked;
     CHECK_EQ_INT(toid_gen_next(t->owned, id, NULL), 0);
-    CHECK_MSG(t->owned->h.owner > 3, "%s: this thread owns the first generator", toid_format_get(f)->name);
+    toid__test_owner_off = 0;
+    if (locked)
+        CHECK_MSG(t->owned->h.owner == 1, "%s: nobody owns the first generator", toid_format_get(f)->name);
+    else
+        CHECK_MSG(t->owned->h.owner > 3, "%s: this thread owns the first generator", toid_format_get(f)->name);
     CHECK_MSG(t->generic->h.owner == 1, "%s: nobody owns the second", toid_format_get(f)->name);
 }
 
@@ -134,7 +162,7 @@ static void step(twin *t, bool text) {
     if (text) {
         char ta[TOID_TEXT_MAX], tb[TOID_TEXT_MAX];
         ra = toid_gen_next_text(t->owned, ta, sizeof ta);
-        rb = toid_gen_next_text(t->generic, tb, sizeof tb);
+        rb = generic_next_text(t->generic, tb, sizeof tb);
         if (ra > 0 && toid_decode(t->f, ta, (size_t)ra, a, NULL) < 0)
             ra = -999;
         if (rb > 0 && toid_decode(t->f, tb, (size_t)rb, b, NULL) < 0)
@@ -144,7 +172,7 @@ static void step(twin *t, bool text) {
         sa = sb = 0;
     } else {
         ra = toid_gen_next(t->owned, a, &sa);
-        rb = toid_gen_next(t->generic, b, &sb);
+        rb = generic_next(t->generic, b, &sb);
         /* an ID that opened a ms came from the specialised path, which alone
          * keeps where that ms starts (a reset is the generic path's) */
         if (ra == 0 && (sa & TOID_ST_NEW_MS) && !(sa & TOID_ST_RESET)) {
@@ -227,14 +255,14 @@ static void walk(twin *t) {
     }
 }
 
-static void walk_format(toid_format f, toid_on_behind behind, uint32_t allow_ms) {
+static void walk_format(toid_format f, toid_on_behind behind, uint32_t allow_ms, bool locked) {
     failed_before = check_failed;
     toid_set_clock(scripted, NULL);
     twin t;
-    twin_init(&t, f, behind, allow_ms);
+    twin_init(&t, f, behind, allow_ms, locked);
     walk(&t);
-    CHECK_MSG(t.by_owner_path > 100, "%s: %ld IDs opened a ms on the owner's path", toid_format_get(f)->name,
-              t.by_owner_path);
+    CHECK_MSG(t.by_owner_path > 100, "%s: %ld IDs opened a ms on the %s path", toid_format_get(f)->name,
+              t.by_owner_path, locked ? "locked" : "owner's");
     twin_free(&t);
     toid_set_clock(NULL, NULL);
     if (f == TOID_NANOFLAKE)
@@ -248,17 +276,28 @@ static void walk_format(toid_format f, toid_on_behind behind, uint32_t allow_ms)
 TEST_CASE(same_as_generic_keep) {
     for (int k = 0; k < TOID_FORMAT_COUNT; k++)
         if (!toid_format_get((toid_format)k)->random_order)
-            walk_format((toid_format)k, TOID_BEHIND_KEEP, 10000);
+            walk_format((toid_format)k, TOID_BEHIND_KEEP, 10000, false);
 }
 
 TEST_CASE(same_as_generic_error) {
     for (int k = 0; k < TOID_FORMAT_COUNT; k++)
         if (!toid_format_get((toid_format)k)->random_order)
-            walk_format((toid_format)k, TOID_BEHIND_ERROR, 0);
+            walk_format((toid_format)k, TOID_BEHIND_ERROR, 0, false);
 }
 
 TEST_CASE(uuidv7_reset) {
-    walk_format(TOID_UUIDV7, TOID_BEHIND_RESET, 2);
+    walk_format(TOID_UUIDV7, TOID_BEHIND_RESET, 2, false);
+}
+
+/* The same walks on a generator nobody owns, whose IDs then take the path
+ * under the lock: each policy of the formats updated under it. */
+TEST_CASE(locked_same_as_generic) {
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++)
+        if (lock_format((toid_format)k)) {
+            walk_format((toid_format)k, TOID_BEHIND_KEEP, 10000, true);
+            walk_format((toid_format)k, TOID_BEHIND_ERROR, 0, true);
+        }
+    walk_format(TOID_UUIDV7, TOID_BEHIND_RESET, 2, true);
 }
 
 /* Times outside the span (before a configurable epoch, past its last ms):
@@ -293,7 +332,7 @@ TEST_CASE(outside_span) {
                 unsigned sa = 0, sb = 0;
                 int ra = toid_gen_next(t.owned, a, &sa);
                 toid__test_owner_off = 1;
-                int rb = toid_gen_next(t.generic, b, &sb);
+                int rb = generic_next(t.generic, b, &sb);
                 toid__test_owner_off = 0;
                 compare(&t, top ? "past the span" : "before the epoch", ra, a, sa, rb, b, sb);
             }
@@ -304,14 +343,31 @@ TEST_CASE(outside_span) {
     toid_set_clock(NULL, NULL);
 }
 
-/* toid_new and toid_new_text (each format's own entry): the process-wide
- * generator, which this thread then owns, against a generic twin. */
-TEST_CASE(process_wide_entries) {
+static void *one_ulid_and_uuidv7(void *arg) {
+    (void)arg;
+    uint8_t id[TOID_BIN_MAX];
+    toid_new(TOID_ULID, id);
+    toid_new(TOID_UUIDV7, id);
+    return NULL;
+}
+
+/* toid_new and toid_new_text (each format's own entry) against a generic
+ * twin: on the process-wide generator that this thread then owns; or
+ * (locked) on those of ULID and UUIDv7 once another thread has made an ID
+ * too, so that they are nobody's and their IDs take the lock. */
+static void process_wide(bool locked) {
     failed_before = check_failed;
     toid_set_clock(scripted, NULL);
+    if (locked) {   /* IDs from another thread, then this one: the generators are nobody's */
+        __atomic_store_n(&clock_us, T0, __ATOMIC_RELAXED);
+        pthread_t th;
+        pthread_create(&th, NULL, one_ulid_and_uuidv7, NULL);
+        pthread_join(th, NULL);
+        one_ulid_and_uuidv7(NULL);
+    }
     for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
         toid_format f = (toid_format)k;
-        if (toid_format_get(f)->random_order)
+        if (toid_format_get(f)->random_order || (locked && !lock_format(f)))
             continue;
         toid_gen_config c;
         toid_gen_config_default(f, &c);
@@ -320,9 +376,12 @@ TEST_CASE(process_wide_entries) {
         char text[TOID_TEXT_MAX];
         twin t = {.f = f, .owned = generic, .generic = generic};
         int64_t us = T0 + 123456;
+        long opened = 0;
         for (int i = 0; i < 3000; i++) {
             us += (int64_t)(rnd() % 700);
             __atomic_store_n(&clock_us, us, __ATOMIC_RELAXED);
+            toid_gen *pw = __atomic_load_n(&toid__ready[f], __ATOMIC_ACQUIRE);
+            int64_t before = pw ? pw->h.last_ms : INT64_MIN;
             int ra;
             if (i % 2) {
                 ra = toid_new_text(f, text, sizeof text);
@@ -331,16 +390,29 @@ TEST_CASE(process_wide_entries) {
             } else {
                 ra = toid_new(f, a);
             }
+            pw = __atomic_load_n(&toid__ready[f], __ATOMIC_ACQUIRE);
+            if (locked && ra == 0 && pw->h.last_ms != before) {
+                /* a ms opened on the path under the lock, which keeps where it starts */
+                CHECK_MSG(pw->h.owner == 1 && pw->h.tick_ms == pw->h.last_ms,
+                          "%s: the process-wide generator's ID did not take the locked path", toid_format_get(f)->name);
+                opened++;
+            }
             toid__test_owner_off = i == 0;      /* the twin's first ID makes it nobody's */
-            int rb = toid_gen_next(generic, b, NULL);
+            int rb = generic_next(generic, b, NULL);
             toid__test_owner_off = 0;
             compare(&t, i % 2 ? "toid_new_text" : "toid_new", ra, a, 0, rb, b, 0);
             if (check_failed > failed_before)
                 break;
         }
+        if (locked)
+            CHECK_MSG(opened > 100, "%s: %ld IDs opened a ms under the lock", toid_format_get(f)->name, opened);
         free(generic);
     }
     toid_set_clock(NULL, NULL);
+}
+
+TEST_CASE(process_wide_entries) {
+    process_wide(false);
     uint8_t id[TOID_BIN_MAX];
     CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);      /* the real clock again */
     /* the errors of the entries are the general ones */
@@ -349,6 +421,10 @@ TEST_CASE(process_wide_entries) {
     char small[26];
     CHECK_EQ_INT(toid_new_text(TOID_ULID, small, sizeof small), TOID_EBUFFER);
     CHECK_EQ_INT(toid_new((toid_format)TOID_FORMAT_COUNT, id), TOID_EINVAL);
+}
+
+TEST_CASE(process_wide_locked) {
+    process_wide(true);
 }
 
 static int setup(int nparam, char **param) {
