@@ -356,7 +356,7 @@ TOID_API int toid_hex_encode(const uint8_t *bytes, size_t n, char *out, size_t o
  * and toid_hex_encode (16 bytes or more) have SSSE3 versions on x86-64
  * and NEON versions on aarch64 (which every ARMv8-A core has), and the
  * CSPRNG's ChaCha20 makes 16 blocks at a time with AVX-512 (F, VL and
- * VBMI) or 8 with AVX2, each chosen at run time when the CPU has it. The
+ * VBMI) or two sets of 8 with AVX2, each chosen at run time when the CPU has it. The
  * scalar code (for ChaCha20: 4 blocks with SSE2) is the reference and the
  * fallback, and all paths give the same output: the same keystream; the
  * same text, bytes, errors and error positions (a SIMD decoder hands every
