@@ -887,27 +887,52 @@ toid_gen *toid__ready[TOID_FORMAT_COUNT];
  * waits for it (the atfork handlers below): a child must not inherit it held
  * by a thread it does not have, or the child's first ID of a format not yet
  * set up, and any toid_configure there, would wait for ever; and waiting
- * means the child sees no set-up or configuration half written. */
+ * means the child sees no set-up or configuration half written.
+ * init_owner names the thread that holds it, so that the thread that
+ * forks, which holds it from our prepare handler to our parent or child
+ * handler, may still set up and configure in between: an application's
+ * atfork handler may call toid_configure (registered before ours, its
+ * prepare handler runs after ours and its child handler before ours), and
+ * a fork from a signal handler that interrupted that thread's set-up must
+ * not wait for itself. */
 static pthread_mutex_t init_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_atfork_once = PTHREAD_ONCE_INIT;
+static uint64_t init_owner;                 /* toid__self_id of the holder, 0 if none */
+static _Thread_local bool init_taken_for_fork;
+static void init_atfork(void);
 
-static void init_mutex_take(void) { pthread_mutex_lock(&init_mutex); }
-static void init_mutex_give(void) { pthread_mutex_unlock(&init_mutex); }
+/* Takes init_mutex unless this thread holds it already: true if it took it
+ * (then init_unlock(true) gives it back). */
+static bool init_lock(void) {
+    pthread_once(&init_atfork_once, init_atfork);
+    uint64_t me = toid__self_id();
+    if (__atomic_load_n(&init_owner, __ATOMIC_RELAXED) == me)
+        return false;
+    pthread_mutex_lock(&init_mutex);
+    __atomic_store_n(&init_owner, me, __ATOMIC_RELAXED);
+    return true;
+}
+
+static void init_unlock(bool taken) {
+    if (!taken)
+        return;
+    __atomic_store_n(&init_owner, 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&init_mutex);
+}
+
+static void init_fork_prepare(void) { init_taken_for_fork = init_lock(); }
+static void init_fork_done(void) { init_unlock(init_taken_for_fork); }
+
 /* fork.c registers its own atfork handler on its first use: done here
  * first, never under init_mutex, because glibc holds its atfork lock while a
  * fork runs the prepare handlers, one of which waits for init_mutex. */
 static void init_atfork(void) {
     (void)toid__fork_generation();
-    pthread_atfork(init_mutex_take, init_mutex_give, init_mutex_give);
-}
-
-static void init_lock(void) {
-    pthread_once(&init_atfork_once, init_atfork);
-    init_mutex_take();
+    pthread_atfork(init_fork_prepare, init_fork_done, init_fork_done);
 }
 
 static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
-    init_lock();
+    bool taken = init_lock();
     toid_gen *g = toid__ready[f];
     if (!g) {
         g = toid_gen_size(f) > sizeof(toid_gen) ? &default_uid11.u.g : &defaults[f].g;
@@ -916,7 +941,7 @@ static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
         toid_gen_init_size(g, toid_gen_size(f), &c);
         __atomic_store_n(&toid__ready[f], g, __ATOMIC_RELEASE);
     }
-    init_mutex_give();
+    init_unlock(taken);
     return g;
 }
 
@@ -1048,18 +1073,18 @@ int toid_configure(const toid_gen_config *cfg) {
     if (c.flags & TOID_GEN_PER_THREAD) {
         if (!toid__format_of(c.format)->per_thread_ok)
             return TOID_EINVAL;
-        init_lock();
+        bool taken = init_lock();
         per_thread_cfg[c.format] = c;
         if (++versions == 0)    /* 0 means off */
             versions = 1;
         __atomic_store_n(&per_thread_version[c.format], versions, __ATOMIC_RELEASE);
         __atomic_store_n(&toid__ready[c.format], NULL, __ATOMIC_RELEASE);    /* the entries come to process_gen */
-        init_mutex_give();
+        init_unlock(taken);
         return 0;
     }
     __atomic_store_n(&per_thread_version[c.format], 0, __ATOMIC_RELEASE);
     toid_gen *g = default_gen(cfg->format);
-    init_lock();
+    bool taken = init_lock();
     /* in a forked child, first undo what the parent's threads left (the lock,
      * the ownership); then take g from another thread that owns it, so that
      * its next ID sees the new configuration */
@@ -1072,6 +1097,6 @@ int toid_configure(const toid_gen_config *cfg) {
     g->h.fork_generation = toid__fork_generation();
     g->h.state = TOID__GEN_READY;
     toid__unlock(g);
-    init_mutex_give();
+    init_unlock(taken);
     return 0;
 }

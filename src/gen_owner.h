@@ -127,7 +127,10 @@ static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uin
     if (!locked)
         return toid__enter_owned(g, me);
     toid__lock(g);
-    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == TOID__OWNER_MANY, 1))
+    /* acquire: disown stores MANY (release) without the lock, after the old
+     * owner's last plain stores; the lock alone does not order them before
+     * our reads */
+    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY, 1))
         return 1;
     toid__unlock(g);
     return 0;

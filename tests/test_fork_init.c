@@ -7,7 +7,8 @@
  * This program is linked with --wrap=pthread_mutex_lock, so that the thread
  * marked `hold_next` stops right after its next lock (the set-up mutex, the
  * first one those calls take) until the test lets it go, with the fork
- * started in between.
+ * started in between. And an application's atfork child handler that
+ * calls toid_configure while the forking thread holds that mutex.
  *   usage: test_fork_init [--list] [CASE...]
  */
 #define _GNU_SOURCE
@@ -147,6 +148,34 @@ TEST_CASE(fork_during_configure) {
 TEST_CASE(fork_during_per_thread_configure) {
     scene s = {configure_uuidv7_per_thread, TOID_UID11_SEQ, 0};
     run(&s);
+}
+
+/* An application's atfork child handler that configures toid and makes a
+ * format's first ID: registered before the library's handlers (run as its
+ * own process, as ctest does, this case registers it before any toid
+ * call), so it runs in the child before the library's child handler gives
+ * the set-up mutex back, while the forking thread still holds it. */
+static int child_rc = 1;
+static void child_configures(void) {
+    toid_gen_config c;
+    uint8_t id[32];
+    toid_gen_config_default(TOID_ULID, &c);
+    int rc = toid_configure(&c);
+    if (rc == 0)
+        rc = toid_new(TOID_UUIDV7, id);
+    child_rc = rc;
+}
+
+TEST_CASE(atfork_handler_configures) {
+    pthread_atfork(NULL, NULL, child_configures);
+    uint8_t id[32];
+    CHECK_EQ_INT(toid_new(TOID_ULID, id), 0);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(child_rc == 0 ? 0 : 1);
+    CHECK(pid > 0);
+    int st = child_status(pid);
+    CHECK_MSG(st == 0, "the child's atfork handler %s", st < 0 ? "never returned" : "failed");
 }
 
 int main(int argc, char **argv) { return check_main(argc, argv, NULL, NULL); }

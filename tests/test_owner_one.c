@@ -358,8 +358,12 @@ static void *one_ulid_and_uuidv7(void *arg) {
 static void process_wide(bool locked) {
     failed_before = check_failed;
     toid_set_clock(scripted, NULL);
+    /* the locked walk starts later than any other case leaves the
+     * process-wide generators (process_wide_entries: about 1 s after T0),
+     * so that its IDs follow the clock rather than the last ms */
+    int64_t base = locked ? T0 + 100000000 : T0;
     if (locked) {   /* IDs from another thread, then this one: the generators are nobody's */
-        __atomic_store_n(&clock_us, T0, __ATOMIC_RELAXED);
+        __atomic_store_n(&clock_us, base, __ATOMIC_RELAXED);
         pthread_t th;
         pthread_create(&th, NULL, one_ulid_and_uuidv7, NULL);
         pthread_join(th, NULL);
@@ -375,7 +379,7 @@ static void process_wide(bool locked) {
         uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
         char text[TOID_TEXT_MAX];
         twin t = {.f = f, .owned = generic, .generic = generic};
-        int64_t us = T0 + 123456;
+        int64_t us = base + 123456;
         long opened = 0;
         for (int i = 0; i < 3000; i++) {
             us += (int64_t)(rnd() % 700);
