@@ -809,12 +809,12 @@ slow:
 
 /* (A separate function, so that the owner's path does not pay the general
  * one's stack frame and saved registers; and the owner is checked here too,
- * so that a generator shared by threads of a compare-and-swap format does
- * not pay a call to `one` that declines.) */
+ * so that a generator another thread owns does not pay a call to `one`
+ * that declines.) */
 static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out,
                                                             unsigned *status) {
     uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED);
-    if (__builtin_expect(fmt->one != NULL && (o == toid__caller_id(g) || (o == TOID__OWNER_MANY && !fmt->pack)), 1)) {
+    if (__builtin_expect(fmt->one != NULL && (o == toid__caller_id(g) || o == TOID__OWNER_MANY), 1)) {
         int st = fmt->one(g, out);
         if (__builtin_expect(st >= 0, 1)) {
             if (status)

@@ -1,8 +1,9 @@
 /* gen_owner.h — one thread's generator: the owner's bracket (gen.c's "one
  * thread's generator" explains the protocol), and the owner's one ID
  * specialised per format (toid__format's one, new_bin, new_text); the same
- * specialised ID under the lock for a generator several threads use, where
- * the format's state is taken by the lock (ULID, UUIDv7).
+ * specialised ID for a generator several threads use: under the lock (ULID,
+ * UUIDv7), or on a snapshot of the one-word state published by
+ * compare-and-swap (the other ordered formats).
  *
  * Why a specialised ID: one ID per call is what users make most, and for a
  * generator that one thread uses (the common case) the generic path's
@@ -14,10 +15,10 @@
  * its time span is a constant and its entropy a direct call; the protocol is
  * still written once, here, for every format. Anything unusual declines
  * (TOID__ESLOW) before changing anything, and gen.c's generic path does the
- * ID instead. Under the lock the same holds (a multi-threaded program's
- * process-wide generator is nobody's for good, so its every ID came to the
- * generic path: 356 instructions for a ULID against the owner's 166; 208
- * now); the compare-and-swap formats are left to the generic path. */
+ * ID instead. For a generator several threads use the same holds (a
+ * multi-threaded program's process-wide generator is nobody's for good, so
+ * its every ID came to the generic path: 356 instructions for a ULID
+ * against the owner's 166, 204 now; SCRU160 509, 349 now). */
 #ifndef TOID_GEN_OWNER_H
 #define TOID_GEN_OWNER_H
 #include "clock.h"
@@ -118,67 +119,86 @@ static inline int toid__locked_entropy(void *ctx, uint8_t *buf, size_t n) {
  * what the generic path makes. */
 extern int toid__test_locked_one_off TOID__HIDDEN;
 
+/* How toid__owner_one holds g (a constant at each call). */
+typedef enum toid__hold {
+    TOID__AS_OWNER,     /* g->h.owner names the caller: plain stores inside busy */
+    TOID__UNDER_LOCK,   /* MANY, a format whose state is not one word (ULID, UUIDv7): the lock */
+    TOID__BY_CAS        /* MANY, a format whose state is one word: a snapshot, published by compare-and-swap */
+} toid__hold;
+
 /* Takes g for one ID on toid__owner_one's path: as its owner `me`
- * (toid__enter_owned's result), or as one of several threads (`locked`:
- * g->h.owner was MANY), by its lock: 1 when taken; 0 (the caller declines)
- * when MANY no longer holds under the lock (only a fork's reset moves it:
- * a child's thread may have read its parent's MANY). */
-static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uint64_t me, bool locked) {
-    if (!locked)
+ * (toid__enter_owned's result), or as one of several threads (g->h.owner
+ * was MANY): by its lock, or (BY_CAS) nothing to take. 1 when taken; 0
+ * (the caller declines) when MANY no longer holds (only a fork's reset
+ * moves it: a child's thread may have read its parent's MANY). Read with
+ * acquire: disown stores MANY (release) without the lock, after the old
+ * owner's last plain stores, and the lock alone does not order them before
+ * our reads. */
+static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uint64_t me, toid__hold how) {
+    if (how == TOID__AS_OWNER)
         return toid__enter_owned(g, me);
-    toid__lock(g);
-    /* acquire: disown stores MANY (release) without the lock, after the old
-     * owner's last plain stores; the lock alone does not order them before
-     * our reads */
+    if (how == TOID__UNDER_LOCK)
+        toid__lock(g);
     if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY, 1))
         return 1;
-    toid__unlock(g);
+    if (how == TOID__UNDER_LOCK)
+        toid__unlock(g);
     return 0;
 }
 
-static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, bool locked) {
-    if (locked)
+static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, toid__hold how) {
+    if (how == TOID__UNDER_LOCK)
         toid__unlock(g);
-    else
+    else if (how == TOID__AS_OWNER)
         toid__leave_owned(g);
 }
 
 /* One ID of g, with `core` inlined, for a caller that found g->h.owner
- * naming it, `me` (toid__caller_id), or (`locked`, a constant at each call)
- * MANY in a generator of a format whose state is not one word (those take
- * the compare-and-swap) and not in shared memory: then under the lock, as
- * the generic path would take it. The ID's TOID_ST_* status bits (>= 0);
- * TOID_EINVAL for a call that re-entered this thread's own ID of g (a
- * signal handler: see toid__enter_owned); or TOID__ESLOW (a fork, the clock
- * behind the last ID or outside the span, any error of the core, g taken
- * meanwhile, the CSPRNG not ready under the lock). Nothing was changed
- * unless it returns >= 0. The clock (or the hook) is read once, before g is
- * taken. */
+ * naming it, `me` (toid__caller_id); or MANY in a generator not in shared
+ * memory: then under the lock, or for a format whose state is one word on
+ * a snapshot of that word published by compare-and-swap, as the generic
+ * path would take it. The ID's TOID_ST_* status bits (>= 0); TOID_EINVAL
+ * for a call that re-entered this thread's own ID of g (a signal handler:
+ * see toid__enter_owned); or TOID__ESLOW (a fork, the clock behind the last
+ * ID or outside the span, any error of the core, g taken meanwhile, the
+ * CSPRNG not ready under the lock, the compare-and-swap lost). Nothing was
+ * changed unless it returns >= 0. The clock (or the hook) is read once,
+ * before g is taken. */
 static inline __attribute__((always_inline)) int
 toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
-                int (*core)(toid__core *, uint8_t *), bool locked) {
-    toid_gen_head *h = &g->h;
+                int (*core)(toid__core *, uint8_t *), toid__hold how) {
+    toid_gen_head *h = &g->h, snap;
     if (__builtin_expect(!toid__fork_checked(g), 0))
         return TOID__ESLOW;
     struct timespec ts;
     toid__clock_timespec(&ts);
     uint32_t ns = (uint32_t)ts.tv_nsec;
-    int in = toid__take_one(g, me, locked);
+    int in = toid__take_one(g, me, how);
     if (__builtin_expect(in != 1, 0))
         return in < 0 ? in : TOID__ESLOW;   /* re-entered: refused before touching anything */
+    uint64_t word = 0;
+    if (how == TOID__BY_CAS) {  /* the core works on a copy; the word is the state of record */
+        word = __atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE);
+        snap.cfg = g->h.cfg;
+        snap.epoch_ms = g->h.epoch_ms;
+        if (fmt->unpack)
+            fmt->unpack(word, &snap);
+        h = &snap;
+    }
     /* make_tick's work for the common case. In the last ID's ms, found by
      * comparing the reading with where that ms starts (kept by the last
-     * ID that opened a ms) rather than by converting it: the ID then
-     * depends on the clock only through a predicted branch, not through a
-     * chain of multiplies after the read (the clock's read is ordered, so
-     * such a chain delays the next ID's). Else, converted: not behind the
-     * last ID (none reads INT64_MIN), inside the span. */
+     * ID that opened a ms; not by the compare-and-swap, whose threads
+     * could not keep it consistent) rather than by converting it: the ID
+     * then depends on the clock only through a predicted branch, not
+     * through a chain of multiplies after the read (the clock's read is
+     * ordered, so such a chain delays the next ID's). Else, converted: not
+     * behind the last ID (none reads INT64_MIN), inside the span. */
     int64_t ms = h->last_ms;
-    bool same = ts.tv_sec == h->tick_sec && ns - h->tick_ns < 1000000u && h->tick_ms == ms;
+    bool same = how != TOID__BY_CAS && ts.tv_sec == h->tick_sec && ns - h->tick_ns < 1000000u && h->tick_ms == ms;
     if (!same) {
         ms = (int64_t)ts.tv_sec * 1000 + ns / 1000000u;
         if (__builtin_expect(ms < h->last_ms || (((uint64_t)ms - (uint64_t)h->epoch_ms) >> fmt->info.ts_bits), 0)) {
-            toid__give_one(g, locked);
+            toid__give_one(g, how);
             return TOID__ESLOW;
         }
         same = ms == h->last_ms;
@@ -186,7 +206,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     toid__core c;
     c.g = h;
     c.seen = NULL;
-    c.entropy = locked ? toid__locked_entropy : toid__owner_entropy;
+    c.entropy = how == TOID__UNDER_LOCK ? toid__locked_entropy : toid__owner_entropy;
     c.ctx = NULL;
     c.status = 0;
     c.t.ms = ms;
@@ -196,7 +216,11 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     int rc = core(&c, out);
     if (__builtin_expect(rc == 0, 1)) {
         rc = (int)c.status;
-        if (!same) {    /* where ms starts, for the IDs after (valid while ms stays the last ID's) */
+        if (how == TOID__BY_CAS) {
+            if (!fmt->pack || !__atomic_compare_exchange_n(&g->h.word, &word, fmt->pack(&snap), false, __ATOMIC_ACQ_REL,
+                                             __ATOMIC_RELAXED))
+                rc = TOID__ESLOW;   /* another thread published first: the generic path redoes it */
+        } else if (!same) {     /* where ms starts, for the IDs after (valid while ms stays the last ID's) */
             h->tick_sec = ts.tv_sec;
             h->tick_ns = ns - ns % 1000000u;
             h->tick_ms = ms;
@@ -204,21 +228,20 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     } else {
         rc = TOID__ESLOW;
     }
-    toid__give_one(g, locked);
+    toid__give_one(g, how);
     return rc;
 }
 
 /* One ID of g on toid__owner_one's path, if g takes it: owned by the
- * caller, or MANY for a format updated under the lock (fmt->pack NULL:
- * ULID, UUIDv7) outside shared memory; TOID__ESLOW otherwise. */
+ * caller, or MANY outside shared memory; TOID__ESLOW otherwise. */
 static inline __attribute__((always_inline)) int
 toid__gen_one(toid_gen *g, uint8_t *out, const toid__format *fmt, int (*core)(toid__core *, uint8_t *)) {
     uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED), me = toid__caller_id(g);
     if (__builtin_expect(o == me, 1))
-        return toid__owner_one(g, me, out, fmt, core, false);
-    if (o == TOID__OWNER_MANY && !fmt->pack && !(g->h.cfg.flags & TOID_GEN_SHARED) &&
+        return toid__owner_one(g, me, out, fmt, core, TOID__AS_OWNER);
+    if (o == TOID__OWNER_MANY && !(g->h.cfg.flags & TOID_GEN_SHARED) &&
         !__atomic_load_n(&toid__test_locked_one_off, __ATOMIC_RELAXED))
-        return toid__owner_one(g, me, out, fmt, core, true);
+        return toid__owner_one(g, me, out, fmt, core, fmt->pack ? TOID__BY_CAS : TOID__UNDER_LOCK);
     return TOID__ESLOW;
 }
 
