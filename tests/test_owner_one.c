@@ -277,7 +277,7 @@ static void walk_format(toid_format f, toid_on_behind behind, uint32_t allow_ms,
              * (a path that declined after its reading would have read it
              * again in the generic path; one that declined before reading
              * is not seen here: bench/callgrind_counts.sh's shared column is) */
-        CHECK_MSG(t.by_one_read > 1000, "%s: %ld IDs on the compare-and-swap path", toid_format_get(f)->name,
+        CHECK_MSG(t.by_one_read > 100, "%s: %ld IDs on the compare-and-swap path", toid_format_get(f)->name,
                   t.by_one_read);
     twin_free(&t);
     toid_set_clock(NULL, NULL);
