@@ -302,7 +302,7 @@ static void sleep_us(long us) {
  * claim gives MANY. A new thread may reuse an exited thread's pointer, and
  * so its ownership: harmless, the exited thread is out of any ID. */
 int toid__test_owner_off;    /* tests: claims give MANY, as without membarrier(2) */
-int toid__test_locked_one_off;  /* tests: gen_owner.h's path declines under the lock */
+int toid__test_nobodys_one_off; /* tests: gen_owner.h's path declines for a nobody's generator (lock or CAS) */
 
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
 

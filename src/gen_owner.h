@@ -115,9 +115,10 @@ static inline int toid__locked_entropy(void *ctx, uint8_t *buf, size_t n) {
     return toid__random_bytes_if_ready(buf, n);
 }
 
-/* Tests: the lock holder's path declines, so that a twin generator shows
- * what the generic path makes. */
-extern int toid__test_locked_one_off TOID__HIDDEN;
+/* Tests: the path for a nobody's generator (under the lock or by
+ * compare-and-swap) declines, so that a twin generator shows what the
+ * generic path makes. */
+extern int toid__test_nobodys_one_off TOID__HIDDEN;
 
 /* How toid__owner_one holds g (a constant at each call). */
 typedef enum toid__hold {
@@ -240,7 +241,7 @@ toid__gen_one(toid_gen *g, uint8_t *out, const toid__format *fmt, int (*core)(to
     if (__builtin_expect(o == me, 1))
         return toid__owner_one(g, me, out, fmt, core, TOID__AS_OWNER);
     if (o == TOID__OWNER_MANY && !(g->h.cfg.flags & TOID_GEN_SHARED) &&
-        !__atomic_load_n(&toid__test_locked_one_off, __ATOMIC_RELAXED))
+        !__atomic_load_n(&toid__test_nobodys_one_off, __ATOMIC_RELAXED))
         return toid__owner_one(g, me, out, fmt, core, fmt->pack ? TOID__BY_CAS : TOID__UNDER_LOCK);
     return TOID__ESLOW;
 }

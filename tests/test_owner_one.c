@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-extern int toid__test_owner_off, toid__test_locked_one_off;
+extern int toid__test_owner_off, toid__test_nobodys_one_off;
 extern toid_gen *toid__ready[TOID_FORMAT_COUNT];
 
 static long steps = 3000;
@@ -53,16 +53,16 @@ static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
 
 /* The generic twin's IDs: with gen_owner.h's path for a nobody's generator declined. */
 static int generic_next(toid_gen *g, uint8_t *out, unsigned *st) {
-    toid__test_locked_one_off = 1;
+    toid__test_nobodys_one_off = 1;
     int rc = toid_gen_next(g, out, st);
-    toid__test_locked_one_off = 0;
+    toid__test_nobodys_one_off = 0;
     return rc;
 }
 
 static int generic_next_text(toid_gen *g, char *out, size_t size) {
-    toid__test_locked_one_off = 1;
+    toid__test_nobodys_one_off = 1;
     int rc = toid_gen_next_text(g, out, size);
-    toid__test_locked_one_off = 0;
+    toid__test_nobodys_one_off = 0;
     return rc;
 }
 
