@@ -831,6 +831,15 @@ typedef struct toid_gen_config {
     uint32_t flags;             /* TOID_GEN_* */
 } toid_gen_config;
 
+/* Private: a generator's turns (TOID_GEN_SHARED ones, which never have
+ * turns, keep their mutex in the same bytes). */
+typedef struct toid__turns {
+    uint64_t passed;            /* turns the owners handed over */
+    uint64_t forced;            /* turns taken from an owner that stopped, since the last handed over */
+    uint64_t want;              /* the thread waiting for the owner's turn, 0 if none */
+    uint64_t due;               /* the turn ends when busy reaches it (a uint32_t count) */
+} toid__turns;
+
 /* A generator's small state (private members). */
 typedef struct toid_gen_head {
     toid_gen_config cfg;        /* resolved */
@@ -844,13 +853,16 @@ typedef struct toid_gen_head {
     int lock;
     uint32_t state;             /* private flags */
     uint64_t owner;             /* the one thread using it without atomics, or none / several / UNLOCKED */
-    uint32_t busy;              /* the owner is making an ID */
+    uint32_t busy;              /* odd while the owner makes an ID; + 2 each ID */
     uint32_t tick_ns;           /* the owner's: where ms tick_ms starts, tick_ns into second tick_sec */
     int64_t tick_sec;
     int64_t tick_ms;            /* INT64_MAX: none */
     int64_t fence_ms;           /* TOID_GEN_SHARED: the latest ms the lock holder may issue */
     uint32_t repair;            /* TOID_GEN_SHARED: a lock holder died, state to repair */
-    uint64_t shared_lock[8];    /* TOID_GEN_SHARED: a robust process-shared mutex */
+    union {
+        uint64_t shared_lock[8];  /* TOID_GEN_SHARED: a robust process-shared mutex */
+        toid__turns turns;        /* the others: who waits for the owner */
+    };
 } toid_gen_head;
 
 /*

@@ -141,6 +141,8 @@ int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
                  : (c.flags & TOID_GEN_SHARED)  ? TOID__OWNER_MANY
                                                 : TOID__OWNER_NONE;
     g->h.busy = 0;
+    if (!(c.flags & TOID_GEN_SHARED))
+        g->h.turns = (toid__turns){0};
     g->h.state = TOID__GEN_READY;
     return 0;
 }
@@ -280,16 +282,17 @@ static void sleep_us(long us) {
  * the largest cost of an ID after the clock read (6.5 ns of ~55 here). So the
  * first thread to make an ID owns the generator (g->h.owner = its thread
  * pointer) and makes its IDs with plain loads and stores, bracketed by
- * g->h.busy; the first call from any other thread revokes that, once, and
- * from then on every thread takes the lock or the compare-and-swap.
+ * g->h.busy. A call from another thread asks for a turn (below), or takes
+ * g from its owner for good: from then on (MANY) every thread takes the
+ * lock or the compare-and-swap.
  *
- * The revocation is an asymmetric Dekker handshake. The owner stores
- * busy = 1, then reads owner (only a compiler barrier between). The revoker
+ * The taking (revocation) is an asymmetric Dekker handshake. The owner makes
+ * busy odd, then reads owner (only a compiler barrier between). The revoker
  * stores owner = REVOKING, then membarrier(2) runs a full memory barrier on
  * every CPU that runs a thread of this process, then it reads busy. Either
  * the owner read owner after that barrier ran on its CPU, and so sees
- * REVOKING and backs out, or its busy = 1 was visible before, and the revoker
- * waits for busy = 0 (stored with release after the ID). The owner pays no
+ * REVOKING and backs out, or its odd busy was visible before, and the revoker
+ * waits for busy to be even (stored with release after the ID). The owner pays no
  * fence per ID; the revoker pays one system call, once per generator. Claims
  * and the move to REVOKING are made holding the lock, so they are ordered
  * with each other and with every locked ID; the wait is made without it (see
@@ -298,11 +301,50 @@ static void sleep_us(long us) {
  * the owner's last plain store is out: they see neither MANY nor themselves,
  * and wait for MANY.
  *
+ * Turns. Two threads that both make IDs all the time would, with the lock or
+ * the compare-and-swap, pass the state's cache lines between their cores
+ * every few IDs, and each ID would also pay the atomic. Instead the second
+ * thread asks for a turn: holding the lock, it writes its name into
+ * g->h.turns.want and the busy count at which the owner's turn is due
+ * (toid__turn_ids IDs away). The owner, leaving each ID, reads want (a line
+ * the asker only reads while it waits, so it stays in both cores); once the
+ * count is reached, or the asker has waited toid__turn_us and made it due
+ * now, the owner hands g over: a compare-and-swap of owner from itself to
+ * the asker (release: its plain stores to the state go with it), then
+ * want = 0. The asker, seeing want cleared, reads owner (acquire) and makes
+ * its IDs as the owner, and hands g back the same way when asked. A turn
+ * costs a few cache-line moves and the asker's noticing (~1.5 us here),
+ * against a thousand IDs made with plain stores. No membarrier is needed:
+ * the owner hands g over itself, outside any ID.
+ *
+ * An asker does not wait for an owner that has stopped: if busy has not
+ * moved in toid__turn_idle_us (and is even: not inside an ID), or after
+ * toid__turn_patience_us in all, it takes g by force as above. If the
+ * owners have handed turns over before (two threads taking turns, one
+ * stalled: preempted, a page fault) it takes g for itself, up to three
+ * times in a row; otherwise (an owner that made some IDs and went on to
+ * other work: the usual first call of a second thread) g becomes MANY for
+ * good, as does a third thread that finds a turn already asked for. Only
+ * one thread moves owner away from a thread at a time: the owner by its
+ * compare-and-swap to the asker, a taker by its compare-and-swap to REVOKING
+ * (holding the lock); whichever loses sees the other's. A taker that wins
+ * clears want (an asker then finds owner neither itself nor a thread, and
+ * waits for the outcome).
+ *
  * Without membarrier(2) (Linux < 4.14, a seccomp filter) nothing is owned: a
  * claim gives MANY. A new thread may reuse an exited thread's pointer, and
  * so its ownership: harmless, the exited thread is out of any ID. */
 int toid__test_owner_off;    /* tests: claims give MANY, as without membarrier(2) */
 int toid__test_nobodys_one_off; /* tests: gen_owner.h's path declines for a nobody's generator (lock or CAS) */
+unsigned long toid__turns_passed;   /* tests: turns handed over, all generators */
+
+/* The turns' constants (see above; tests set them). A turn of ~40 us makes
+ * its cost a few per cent; longer turns gained nothing measurable here
+ * (bench_gen) and make the asker wait longer. */
+uint32_t toid__turn_ids = 1024;
+int64_t toid__turn_us = 40;
+int64_t toid__turn_idle_us = 50;        /* 0: never judge an owner idle */
+int64_t toid__turn_patience_us = 2000;
 
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
 
@@ -324,44 +366,143 @@ static bool barrier_ready(void) {
 }
 
 /* Takes g from its owner, once g->h.owner reads REVOKING (which the caller
- * stored holding the lock, and only it). Not holding the lock: the wait may
+ * stored holding the lock, and only it), for `to`: MANY, or the caller (a
+ * turn taken from an owner that stopped). Not holding the lock: the wait may
  * be long (the owner preempted inside an ID, or in a system call to reseed
  * its CSPRNG), and a fork() meanwhile must not leave the child's copy of the
  * lock held by a thread it does not have. */
-static __attribute__((noinline)) void disown(toid_gen *g) {
+static __attribute__((noinline)) void disown(toid_gen *g, uint64_t to) {
     if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
         sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
-    for (int spins = 0; __atomic_load_n(&g->h.busy, __ATOMIC_ACQUIRE); spins++) {
+    for (int spins = 0; __atomic_load_n(&g->h.busy, __ATOMIC_ACQUIRE) & 1u; spins++) {
         if (spins < 100)
             cpu_relax();
         else
             sleep_us(50);   /* the owner was preempted in its ID: let it run, whatever our priority */
     }
     const toid__format *fmt = toid__format_of(g->h.cfg.format);
-    if (fmt->pack)          /* the head was the state of record: now the word is */
+    if (fmt->pack && to == TOID__OWNER_MANY)    /* the head was the state of record: now the word is */
         __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELAXED);
-    __atomic_store_n(&g->h.owner, TOID__OWNER_MANY, __ATOMIC_RELEASE);
+    __atomic_store_n(&g->h.owner, to, __ATOMIC_RELEASE);
+}
+
+void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) {
+    uint64_t w = __atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE);
+    if (w == 0 || w == me)      /* me: our own ask, granted; the giver clears it */
+        return;
+    if ((int32_t)(b - (uint32_t)__atomic_load_n(&g->h.turns.due, __ATOMIC_RELAXED)) < 0)
+        return;
+    uint64_t o = me;
+    if (__atomic_compare_exchange_n(&g->h.owner, &o, w, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+        __atomic_store_n(&g->h.turns.passed, g->h.turns.passed + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&g->h.turns.forced, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&g->h.turns.want, 0, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&toid__turns_passed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* Holding the lock: owner o (a thread) becomes REVOKING, unless o handed g
+ * over meanwhile. True if so: the caller disowns g. */
+static bool take_from(toid_gen *g, uint64_t o) {
+    if (!__atomic_compare_exchange_n(&g->h.owner, &o, TOID__OWNER_REVOKING, false, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_ACQUIRE))
+        return false;
+    __atomic_store_n(&g->h.turns.want, 0, __ATOMIC_RELAXED);   /* an asker's turn will not come */
+    return true;
+}
+
+static int64_t mono_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Thread `me`, having asked for the owner's turn when busy read `seen`,
+ * waits for it. True once g is me's; false when want was cleared by a
+ * taker, or when the owner makes no IDs or the wait ran out (the caller
+ * then takes g by force). Reads only the line of want while it waits, and
+ * busy's once in a while. Spins near the turn's end, and yields the CPU
+ * (to the owner, if they share one) before and after. */
+static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
+    int64_t t0 = mono_us(), idle = __atomic_load_n(&toid__turn_idle_us, __ATOMIC_RELAXED);
+    int64_t insist = t0 + __atomic_load_n(&toid__turn_us, __ATOMIC_RELAXED),
+            give_up = t0 + __atomic_load_n(&toid__turn_patience_us, __ATOMIC_RELAXED), look = t0 + idle;
+    uint32_t asked = seen;
+    bool insisted = false;
+    for (int64_t now = t0;;) {
+        if (now - t0 < 5 || (now >= insist - 2 && now < insist + 10)) {
+            for (int i = 0; i < 16; i++)
+                cpu_relax();
+        } else {
+            sched_yield();
+        }
+        if (__atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE) != me)
+            return __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == me;
+        now = mono_us();
+        if (!insisted && now >= insist) {   /* the turn has lasted long enough in time: due now */
+            __atomic_store_n(&g->h.turns.due, asked, __ATOMIC_RELAXED);
+            insisted = true;
+        }
+        if (idle > 0 && now >= look) {
+            uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
+            if (b == seen && !(b & 1u))
+                return false;   /* no ID begun since the last look, and none going on */
+            seen = b;
+            look = now + idle;
+        }
+        if (now >= give_up)
+            return false;
+    }
 }
 
 /* Thread `me` found g neither its own nor MANY: claims it if nobody has made
- * an ID yet, takes it from its owner otherwise, or waits while another
- * thread takes it. After it, g->h.owner is me or MANY. */
+ * an ID yet, asks the owner for its turn, or takes g from the owner: for
+ * good (MANY) when a turn was already asked for, and when the owner stopped
+ * before ever handing a turn over, or three times in a row; otherwise (two
+ * threads taking turns, one stalled) for itself. Or waits while another
+ * thread takes g. After it, g->h.owner is me or MANY. */
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
-    toid__lock(g);
-    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
-    bool taker = o != TOID__OWNER_NONE && o != me && o != TOID__OWNER_MANY && o != TOID__OWNER_REVOKING;
-    if (o == TOID__OWNER_NONE)
-        __atomic_store_n(&g->h.owner, barrier_ready() ? me : TOID__OWNER_MANY, __ATOMIC_RELEASE);
-    else if (taker)
-        __atomic_store_n(&g->h.owner, TOID__OWNER_REVOKING, __ATOMIC_RELAXED);
-    toid__unlock(g);
-    if (taker)
-        disown(g);
-    for (int spins = 0; __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++) {
-        if (spins < 100)
-            cpu_relax();
-        else
-            sleep_us(50);
+    for (int spins = 0;; spins++) {
+        uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+        if (o == me || o == TOID__OWNER_MANY)
+            return;
+        if (o == TOID__OWNER_REVOKING) {
+            if (spins < 100)
+                cpu_relax();
+            else
+                sleep_us(50);
+            continue;
+        }
+        uint64_t to = 0;    /* the taker's: who gets g */
+        uint32_t seen = 0;
+        bool asked = false;
+        toid__lock(g);
+        o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+        if (o == TOID__OWNER_NONE) {
+            __atomic_store_n(&g->h.owner, barrier_ready() ? me : TOID__OWNER_MANY, __ATOMIC_RELEASE);
+        } else if (o != me && o != TOID__OWNER_MANY && o != TOID__OWNER_REVOKING) {
+            if (__atomic_load_n(&g->h.turns.want, __ATOMIC_RELAXED) == 0) {
+                seen = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
+                __atomic_store_n(&g->h.turns.due, seen + 2u * __atomic_load_n(&toid__turn_ids, __ATOMIC_RELAXED),
+                                 __ATOMIC_RELAXED);
+                __atomic_store_n(&g->h.turns.want, me, __ATOMIC_RELEASE);
+                asked = true;
+            } else if (take_from(g, o)) {
+                to = TOID__OWNER_MANY;      /* a third thread: the lock or CAS for all */
+            }
+        }
+        toid__unlock(g);
+        if (asked && !wait_turn(g, me, seen)) {
+            toid__lock(g);
+            bool turns = g->h.turns.passed > 0 && g->h.turns.forced < 3;
+            if (take_from(g, o)) {
+                to = turns ? me : TOID__OWNER_MANY;
+                g->h.turns.forced += turns;
+            }
+            toid__unlock(g);
+        }
+        if (to)
+            disown(g, to);
     }
 }
 
@@ -426,6 +567,7 @@ static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__fo
             if (!(g->h.cfg.flags & TOID_GEN_UNLOCKED))
                 g->h.owner = TOID__OWNER_NONE;
             g->h.busy = 0;
+            g->h.turns.want = 0;    /* an asker of the parent's is not here either */
             if (fmt->info.node_bits)
                 g->h.state |= TOID__GEN_FORKED;
             __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
@@ -698,7 +840,7 @@ chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, siz
         return in < 0;
     }
     *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
-    toid__leave_owned(g);
+    toid__leave_owned(g, me);
     return true;
 }
 

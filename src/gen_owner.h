@@ -51,24 +51,42 @@ static inline uint64_t toid__caller_id(const toid_gen *g) {
     return (g->h.cfg.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED : toid__self_id();
 }
 
-/* The owner's bracket around its IDs: busy, then owner read again (the
- * disowner's membarrier does the rest). 1: in, make the IDs, then
+/* The owner's bracket around its IDs: busy made odd, then owner read again
+ * (the disowner's membarrier does the rest). 1: in, make the IDs, then
  * toid__leave_owned; 0: g was taken meanwhile (settle, then lock or CAS);
- * TOID_EINVAL: busy was already set, so a signal handler interrupted this
- * thread's own ID of g (it cannot wait for it, and must not repeat it). */
+ * TOID_EINVAL: busy was already odd, so a signal handler interrupted this
+ * thread's own ID of g (it cannot wait for it, and must not repeat it).
+ * busy counts up (odd inside an ID, even outside), so that a thread waiting
+ * for the owner's turn can tell an owner that makes IDs from one that has
+ * stopped, and when the turn is due (gen.c, "turns"). */
 static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, uint64_t me) {
-    if (__builtin_expect(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED), 0))
+    uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
+    if (__builtin_expect(b & 1u, 0))
         return TOID_EINVAL;
-    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->h.busy, b + 1u, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1))
         return 1;
-    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&g->h.busy, b + 2u, __ATOMIC_RELEASE);
     return 0;
 }
 
-static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g) {
-    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+/* Hands g to the thread that asked for it (g->h.turns.want) if the owner's
+ * turn is due at busy count b; the owner `me` calls it outside its ID. */
+void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) TOID__HIDDEN;
+
+/* The turns' constants (gen.c, "turns"): a turn's IDs and time (us), how
+ * long an owner may make no ID before an asker takes g, and how long an
+ * asker waits in all; and the turns handed over so far. */
+extern uint32_t toid__turn_ids TOID__HIDDEN;
+extern int64_t toid__turn_us TOID__HIDDEN, toid__turn_idle_us TOID__HIDDEN, toid__turn_patience_us TOID__HIDDEN;
+extern unsigned long toid__turns_passed TOID__HIDDEN;
+
+static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g, uint64_t me) {
+    uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED) + 1u;
+    __atomic_store_n(&g->h.busy, b, __ATOMIC_RELEASE);
+    if (__builtin_expect(__atomic_load_n(&g->h.turns.want, __ATOMIC_RELAXED) != 0, 0))
+        toid__turn_end(g, me, b);
 }
 
 /* The generator's lock (gen.c describes it): the uncontended halves, inline;
@@ -147,11 +165,11 @@ static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uin
     return 0;
 }
 
-static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, toid__hold how) {
+static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, uint64_t me, toid__hold how) {
     if (how == TOID__UNDER_LOCK)
         toid__unlock(g);
     else if (how == TOID__AS_OWNER)
-        toid__leave_owned(g);
+        toid__leave_owned(g, me);
 }
 
 /* One ID of g, with `core` inlined, for a caller that found g->h.owner
@@ -199,7 +217,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     if (!same) {
         ms = (int64_t)ts.tv_sec * 1000 + ns / 1000000u;
         if (__builtin_expect(ms < h->last_ms || (((uint64_t)ms - (uint64_t)h->epoch_ms) >> fmt->info.ts_bits), 0)) {
-            toid__give_one(g, how);
+            toid__give_one(g, me, how);
             return TOID__ESLOW;
         }
         same = ms == h->last_ms;
@@ -229,7 +247,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     } else {
         rc = TOID__ESLOW;
     }
-    toid__give_one(g, how);
+    toid__give_one(g, me, how);
     return rc;
 }
 
