@@ -1,0 +1,332 @@
+/* test_turns.c — two threads on one generator take turns as its owner
+ * (gen.c, "turns"). What must hold:
+ *  - two threads that both make IDs hand the generator back and forth, each
+ *    turn on the owner's path, and their IDs are unique and in one order: an
+ *    ID is greater than every ID whose call ended before its call began
+ *    (every ordered format);
+ *  - an owner that stopped making IDs is not waited for: before any turn was
+ *    handed over the caller takes the generator for good (MANY); after, for
+ *    itself, three times in a row, and then for good;
+ *  - a third thread that finds a turn asked for makes the generator MANY,
+ *    and the asker then goes on without its turn;
+ *  - a forked child does not hand its generator to the parent's asker.
+ * The waits are made deterministic by the turns' constants: a turn of a few
+ * IDs, and no judging an owner idle by time where the owner is running
+ * (an owner that has stopped for good is judged after a generous 1 ms).
+ * Built also under ThreadSanitizer (fewer turns).
+ *   usage: test_turns [--list] [CASE...] [TURNS]
+ */
+#define _GNU_SOURCE
+#include "check.h"
+#include "toid.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern uint32_t toid__turn_ids;
+extern int64_t toid__turn_us, toid__turn_idle_us, toid__turn_patience_us;
+
+#define OWNER_MANY 1u
+#define NEVER 10000000     /* us: 10 s, a wait the test never reaches */
+
+static long turns = 200;   /* handovers the two threads make */
+
+static bool owned_by_thread(const toid_gen *g) { return g->h.owner > 3; }
+
+static toid_gen *new_gen(toid_format f) {
+    size_t size = toid_gen_size(f);
+    toid_gen *g = aligned_alloc(64, (size + 63) / 64 * 64);
+    toid_gen_config c;
+    toid_gen_config_default(f, &c);
+    c.on_exhausted = TOID_EXHAUSTED_WAIT;
+    if (!g || toid_gen_init_size(g, size, &c) < 0)
+        abort();
+    return g;
+}
+
+/* Turns of `ids` IDs (or `us`), an owner judged idle after `idle` us
+ * without an ID (0: never), an asker's whole wait `patience` us. */
+static void set_turns(uint32_t ids, int64_t us, int64_t idle, int64_t patience) {
+    toid__turn_ids = ids;
+    toid__turn_us = us;
+    toid__turn_idle_us = idle;
+    toid__turn_patience_us = patience;
+}
+
+static void default_turns(void) { set_turns(1024, 40, 50, 2000); }
+
+/* ---- the calls' log: one order across threads ----
+ * Each call notes how many calls had ended when it began, and its ID goes
+ * to the slot of the order in which it ended. Afterwards each ID must be
+ * greater than every ID in the slots before its noted count. */
+#define LOG_MAX 400000
+static toid_format log_fmt;
+static uint8_t *log_ids;
+static long *log_began;
+static long log_ended;
+static int log_errors;
+
+static void log_start(toid_format f) {
+    log_fmt = f;
+    log_ended = 0;
+    log_errors = 0;
+    if (!log_ids) {
+        log_ids = malloc((size_t)LOG_MAX * TOID_BIN_MAX);
+        log_began = malloc(LOG_MAX * sizeof *log_began);
+        if (!log_ids || !log_began)
+            abort();
+    }
+}
+
+/* One ID of g, logged; false when the log is full or the call failed. */
+static bool logged_id(toid_gen *g) {
+    uint8_t id[TOID_BIN_MAX];
+    long began = __atomic_load_n(&log_ended, __ATOMIC_ACQUIRE);
+    if (toid_gen_next(g, id, NULL) < 0) {
+        __atomic_fetch_add(&log_errors, 1, __ATOMIC_RELAXED);
+        return false;
+    }
+    long slot = __atomic_fetch_add(&log_ended, 1, __ATOMIC_ACQ_REL);
+    if (slot >= LOG_MAX)
+        return false;
+    size_t n = toid_bin_size(log_fmt);
+    memcpy(log_ids + (size_t)slot * n, id, n);
+    log_began[slot] = began;
+    return true;
+}
+
+/* Checks the log (after every thread is joined): the calls' count, and
+ * how many IDs are out of the one order (a repeat is one too). */
+static long log_disorder(long *calls) {
+    size_t n = toid_bin_size(log_fmt);
+    long total = log_ended < LOG_MAX ? log_ended : LOG_MAX, bad = 0;
+    /* max[i]: the greatest ID among slots 0..i-1 (by prefix, kept as an index) */
+    long *max = malloc((size_t)(total + 1) * sizeof *max);
+    if (!max)
+        abort();
+    max[0] = -1;
+    for (long i = 0; i < total; i++)
+        max[i + 1] = max[i] < 0 || memcmp(log_ids + (size_t)i * n, log_ids + (size_t)max[i] * n, n) > 0 ? i : max[i];
+    for (long i = 0; i < total; i++) {
+        long m = max[log_began[i]];
+        bad += m >= 0 && memcmp(log_ids + (size_t)i * n, log_ids + (size_t)m * n, n) <= 0;
+    }
+    free(max);
+    *calls = total;
+    return bad;
+}
+
+/* ---- two threads taking turns ---- */
+
+typedef struct player {
+    toid_gen *g;
+    bool full;      /* the log filled before the turns were made */
+} player;
+
+/* IDs until the generator has handed `turns` turns over. A thread stops
+ * only between its calls, and the other makes its calls until then too, so
+ * a call that waits for its turn always gets it. */
+static void *play(void *arg) {
+    player *p = arg;
+    while (__atomic_load_n(&p->g->h.turns.passed, __ATOMIC_RELAXED) < (uint64_t)turns)
+        if (!logged_id(p->g)) {
+            p->full = true;
+            break;
+        }
+    return NULL;
+}
+
+TEST_CASE(two_threads_take_turns) {
+    set_turns(8, NEVER, 0, NEVER);
+    for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
+        toid_format f = (toid_format)k;
+        if (toid_format_get(f)->random_order)
+            continue;
+        const char *name = toid_format_get(f)->name;
+        toid_gen *g = new_gen(f);
+        log_start(f);
+        player a = {g, false}, b = {g, false};
+        pthread_t ta, tb;
+        pthread_create(&ta, NULL, play, &a);
+        pthread_create(&tb, NULL, play, &b);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        long calls, bad = log_disorder(&calls);
+        CHECK_MSG(!a.full && !b.full && log_errors == 0, "%s: %ld calls, %d errors, and %llu turns of %ld", name,
+                  calls, log_errors, (unsigned long long)g->h.turns.passed, turns);
+        CHECK_MSG(bad == 0, "%s: %ld of %ld IDs out of the one order", name, bad, calls);
+        CHECK_MSG(owned_by_thread(g) && g->h.turns.forced == 0, "%s: turns only, none taken (owner %llu, %llu forced)",
+                  name, (unsigned long long)g->h.owner, (unsigned long long)g->h.turns.forced);
+        free(g);
+    }
+    default_turns();
+}
+
+/* ---- an owner that stopped ---- */
+
+static void *one_id(void *arg) {
+    logged_id(arg);
+    return NULL;
+}
+
+static void id_from_new_thread(toid_gen *g) {
+    pthread_t t;
+    pthread_create(&t, NULL, one_id, g);
+    pthread_join(t, NULL);
+}
+
+/* The first call of a second thread, the owner being in pthread_join: no
+ * turn was ever handed over, so g is nobody's for good. */
+TEST_CASE(stopped_owner_before_any_turn) {
+    set_turns(8, NEVER, 1000, NEVER);
+    toid_gen *g = new_gen(TOID_ULID);
+    log_start(TOID_ULID);
+    logged_id(g);
+    CHECK(owned_by_thread(g));
+    id_from_new_thread(g);
+    CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+    CHECK_EQ_INT(g->h.turns.passed, 0);
+    logged_id(g);
+    long calls;
+    CHECK_EQ_INT(log_disorder(&calls), 0);
+    CHECK_EQ_INT(calls, 3);
+    free(g);
+    default_turns();
+}
+
+/* After turns were handed over, an owner that stopped is taken by the
+ * caller for itself (it may have been preempted); the third time in a row
+ * without a turn handed over in between, for good. The owners here are
+ * threads that have ended, and the main thread while it joins one. */
+TEST_CASE(stopped_owner_after_turns) {
+    set_turns(8, NEVER, 0, NEVER);
+    toid_format f = TOID_NANOFLAKE;     /* a CAS format: its head must stay the state of record */
+    toid_gen *g = new_gen(f);
+    log_start(f);
+    turns = 4;
+    player a = {g, false}, b = {g, false};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, play, &a);
+    pthread_create(&tb, NULL, play, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    turns = 200;
+    uint64_t passed = g->h.turns.passed;
+    CHECK(passed >= 4 && owned_by_thread(g));
+    set_turns(8, NEVER, 1000, NEVER);
+    logged_id(g);                       /* main: the owner ended; takes it */
+    uint64_t main_id = g->h.owner;
+    CHECK(owned_by_thread(g));
+    CHECK_EQ_INT(g->h.turns.forced, 1);
+    logged_id(g);                       /* main's own now: nothing taken */
+    CHECK_EQ_INT(g->h.turns.forced, 1);
+    id_from_new_thread(g);              /* main joins: a new thread takes it */
+    CHECK(owned_by_thread(g) && g->h.owner != main_id);
+    CHECK_EQ_INT(g->h.turns.forced, 2);
+    logged_id(g);                       /* that thread ended: main takes it */
+    CHECK_EQ_INT(g->h.owner, main_id);
+    CHECK_EQ_INT(g->h.turns.forced, 3);
+    id_from_new_thread(g);              /* three in a row: for good */
+    CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+    CHECK_EQ_INT(g->h.turns.passed, passed);
+    logged_id(g);
+    long calls;
+    CHECK_EQ_INT(log_disorder(&calls), 0);
+    CHECK_EQ_INT(log_errors, 0);
+    free(g);
+    default_turns();
+}
+
+/* ---- a third thread ---- */
+
+typedef struct runner {
+    toid_gen *g;
+    uint64_t id;    /* the thread's name as g->h.owner has it */
+} runner;
+
+/* Claims g, then makes IDs while g is its (it is until the third thread). */
+static void *owner_runs(void *arg) {
+    runner *r = arg;
+    logged_id(r->g);
+    __atomic_store_n(&r->id, __atomic_load_n(&r->g->h.owner, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
+    while (__atomic_load_n(&r->g->h.owner, __ATOMIC_ACQUIRE) == r->id)
+        if (!logged_id(r->g))
+            break;
+    return NULL;
+}
+
+TEST_CASE(third_thread_makes_many) {
+    set_turns(1u << 30, NEVER, 0, NEVER);   /* the owner's turn never ends by itself */
+    toid_gen *g = new_gen(TOID_UUIDV7);
+    log_start(TOID_UUIDV7);
+    runner owner = {g, 0};
+    pthread_t to, ta;
+    pthread_create(&to, NULL, owner_runs, &owner);
+    while (!__atomic_load_n(&owner.id, __ATOMIC_ACQUIRE))
+        usleep(100);
+    pthread_create(&ta, NULL, one_id, g);   /* asks for a turn, and waits */
+    while (!__atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE))
+        usleep(100);
+    logged_id(g);                           /* main, third: takes g for good */
+    CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+    pthread_join(ta, NULL);
+    pthread_join(to, NULL);
+    CHECK_EQ_INT(g->h.turns.passed, 0);
+    CHECK_EQ_INT(g->h.turns.want, 0);
+    long calls;
+    CHECK_EQ_INT(log_disorder(&calls), 0);
+    CHECK_EQ_INT(log_errors, 0);
+    CHECK(calls >= 3);
+    free(g);
+    default_turns();
+}
+
+/* ---- fork ---- */
+
+/* fork() while a thread waits for its turn: the child has neither that
+ * thread nor the owner; its first ID claims g, and its owner's path must not
+ * hand g to the parent's asker (which would leave the child's next ID to
+ * take g back by force). */
+TEST_CASE(child_forgets_asker) {
+    set_turns(1u << 30, NEVER, 0, NEVER);
+    toid_gen *g = new_gen(TOID_ULID);
+    log_start(TOID_ULID);
+    runner owner = {g, 0};
+    pthread_t to, ta;
+    pthread_create(&to, NULL, owner_runs, &owner);
+    while (!__atomic_load_n(&owner.id, __ATOMIC_ACQUIRE))
+        usleep(100);
+    pthread_create(&ta, NULL, one_id, g);
+    while (!__atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE))
+        usleep(100);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);      /* a hang would be the failure */
+        uint8_t x[16], y[16];
+        int ok = toid_gen_next(g, x, NULL) == 0 && toid_gen_next(g, y, NULL) == 0 && memcmp(x, y, 16) < 0 &&
+                 owned_by_thread(g) && g->h.turns.want == 0 && g->h.turns.forced == 0 && g->h.turns.passed == 0;
+        _exit(ok ? 0 : 1);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child kept its generator (status %d)", st);
+    __atomic_store_n(&g->h.turns.due, 0, __ATOMIC_RELAXED);   /* the parent's owner: your turn is over */
+    pthread_join(ta, NULL);
+    pthread_join(to, NULL);     /* it stops once the asker has g */
+    long calls;
+    CHECK_EQ_INT(log_disorder(&calls), 0);
+    CHECK_EQ_INT(log_errors, 0);
+    free(g);
+    default_turns();
+}
+
+static int setup(int nparam, char **param) {
+    if (nparam > 0)
+        turns = atol(param[0]);
+    return turns > 0 ? 0 : 2;
+}
+
+int main(int argc, char **argv) { return check_main(argc, argv, setup, NULL); }
