@@ -835,7 +835,7 @@ typedef struct toid_gen_config {
  * turns, keep their mutex in the same bytes). */
 typedef struct toid__turns {
     uint64_t passed;            /* turns the owners handed over */
-    uint64_t forced;            /* turns taken from an owner that stopped, since the last handed over */
+    uint64_t spare;
     uint64_t want;              /* the thread waiting for the owner's turn, 0 if none */
     uint64_t due;               /* the turn ends when busy reaches it (a uint32_t count) */
 } toid__turns;

@@ -317,19 +317,22 @@ static void sleep_us(long us) {
  * against a thousand IDs made with plain stores. No membarrier is needed:
  * the owner hands g over itself, outside any ID.
  *
- * An asker does not wait for an owner that has stopped: if busy has not
- * moved in toid__turn_idle_us (and is even: not inside an ID), or after
- * toid__turn_patience_us in all, it takes g by force as above. If the
- * owners have handed turns over before (two threads taking turns, one
- * stalled: preempted, a page fault) it takes g for itself, up to three
- * times in a row; otherwise (an owner that made some IDs and went on to
- * other work: the usual first call of a second thread) g becomes MANY for
- * good, as does a third thread that finds a turn already asked for. Only
- * one thread moves owner away from a thread at a time: the owner by its
+ * An asker does not wait for ever for an owner that has stopped: if busy
+ * has not moved in toid__turn_idle_us (and is even: not inside an ID), or
+ * after toid__turn_patience_us in all, it takes g by force as above, and g
+ * is MANY for good, as it is when a third thread finds a turn already asked
+ * for. Where the owners have handed turns over before, the owner is given
+ * toid__turn_patience_us to make an ID, not toid__turn_idle_us: an owner
+ * taking turns that stops for a while has more likely been preempted (or
+ * its virtual CPU) than gone on to other work, and waiting for it keeps the
+ * turns. A taking must end in MANY: an owner that loses g by force may be
+ * between reading owner and making busy odd, and its stores to busy would
+ * then go on after the taking, so no thread may own g after it. Only one
+ * thread moves owner away from a thread at a time: the owner by its
  * compare-and-swap to the asker, a taker by its compare-and-swap to REVOKING
  * (holding the lock); whichever loses sees the other's. A taker that wins
  * clears want (an asker then finds owner neither itself nor a thread, and
- * waits for the outcome).
+ * waits for MANY).
  *
  * Without membarrier(2) (Linux < 4.14, a seccomp filter) nothing is owned: a
  * claim gives MANY. A new thread may reuse an exited thread's pointer, and
@@ -366,12 +369,11 @@ static bool barrier_ready(void) {
 }
 
 /* Takes g from its owner, once g->h.owner reads REVOKING (which the caller
- * stored holding the lock, and only it), for `to`: MANY, or the caller (a
- * turn taken from an owner that stopped). Not holding the lock: the wait may
- * be long (the owner preempted inside an ID, or in a system call to reseed
- * its CSPRNG), and a fork() meanwhile must not leave the child's copy of the
- * lock held by a thread it does not have. */
-static __attribute__((noinline)) void disown(toid_gen *g, uint64_t to) {
+ * stored holding the lock, and only it), for good. Not holding the lock:
+ * the wait may be long (the owner preempted inside an ID, or in a system
+ * call to reseed its CSPRNG), and a fork() meanwhile must not leave the
+ * child's copy of the lock held by a thread it does not have. */
+static __attribute__((noinline)) void disown(toid_gen *g) {
     if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
         sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
     for (int spins = 0; __atomic_load_n(&g->h.busy, __ATOMIC_ACQUIRE) & 1u; spins++) {
@@ -381,9 +383,9 @@ static __attribute__((noinline)) void disown(toid_gen *g, uint64_t to) {
             sleep_us(50);   /* the owner was preempted in its ID: let it run, whatever our priority */
     }
     const toid__format *fmt = toid__format_of(g->h.cfg.format);
-    if (fmt->pack && to == TOID__OWNER_MANY)    /* the head was the state of record: now the word is */
+    if (fmt->pack)          /* the head was the state of record: now the word is */
         __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELAXED);
-    __atomic_store_n(&g->h.owner, to, __ATOMIC_RELEASE);
+    __atomic_store_n(&g->h.owner, TOID__OWNER_MANY, __ATOMIC_RELEASE);
 }
 
 void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) {
@@ -395,7 +397,6 @@ void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) {
     uint64_t o = me;
     if (__atomic_compare_exchange_n(&g->h.owner, &o, w, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
         __atomic_store_n(&g->h.turns.passed, g->h.turns.passed + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&g->h.turns.forced, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&g->h.turns.want, 0, __ATOMIC_RELEASE);
         __atomic_fetch_add(&toid__turns_passed, 1, __ATOMIC_RELAXED);
     }
@@ -424,9 +425,12 @@ static int64_t mono_us(void) {
  * busy's once in a while. Spins near the turn's end, and yields the CPU
  * (to the owner, if they share one) before and after. */
 static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
+    int64_t patience = __atomic_load_n(&toid__turn_patience_us, __ATOMIC_RELAXED);
     int64_t t0 = mono_us(), idle = __atomic_load_n(&toid__turn_idle_us, __ATOMIC_RELAXED);
-    int64_t insist = t0 + __atomic_load_n(&toid__turn_us, __ATOMIC_RELAXED),
-            give_up = t0 + __atomic_load_n(&toid__turn_patience_us, __ATOMIC_RELAXED), look = t0 + idle;
+    if (idle > 0 && __atomic_load_n(&g->h.turns.passed, __ATOMIC_RELAXED))
+        idle = patience;    /* turns were taken: the owner more likely stalled than stopped */
+    int64_t insist = t0 + __atomic_load_n(&toid__turn_us, __ATOMIC_RELAXED), give_up = t0 + patience,
+            look = t0 + idle;
     uint32_t asked = seen;
     bool insisted = false;
     for (int64_t now = t0;;) {
@@ -456,11 +460,9 @@ static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
 }
 
 /* Thread `me` found g neither its own nor MANY: claims it if nobody has made
- * an ID yet, asks the owner for its turn, or takes g from the owner: for
- * good (MANY) when a turn was already asked for, and when the owner stopped
- * before ever handing a turn over, or three times in a row; otherwise (two
- * threads taking turns, one stalled) for itself. Or waits while another
- * thread takes g. After it, g->h.owner is me or MANY. */
+ * an ID yet, asks the owner for its turn, or takes g from the owner for
+ * good (a turn already asked for; an owner that stopped); or waits while
+ * another thread takes it. After it, g->h.owner is me or MANY. */
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
     for (int spins = 0;; spins++) {
         uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
@@ -473,9 +475,8 @@ static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
                 sleep_us(50);
             continue;
         }
-        uint64_t to = 0;    /* the taker's: who gets g */
+        bool taker = false, asked = false;
         uint32_t seen = 0;
-        bool asked = false;
         toid__lock(g);
         o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
         if (o == TOID__OWNER_NONE) {
@@ -487,22 +488,18 @@ static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
                                  __ATOMIC_RELAXED);
                 __atomic_store_n(&g->h.turns.want, me, __ATOMIC_RELEASE);
                 asked = true;
-            } else if (take_from(g, o)) {
-                to = TOID__OWNER_MANY;      /* a third thread: the lock or CAS for all */
+            } else {
+                taker = take_from(g, o);    /* a third thread: the lock or CAS for all */
             }
         }
         toid__unlock(g);
         if (asked && !wait_turn(g, me, seen)) {
             toid__lock(g);
-            bool turns = g->h.turns.passed > 0 && g->h.turns.forced < 3;
-            if (take_from(g, o)) {
-                to = turns ? me : TOID__OWNER_MANY;
-                g->h.turns.forced += turns;
-            }
+            taker = take_from(g, o);
             toid__unlock(g);
         }
-        if (to)
-            disown(g, to);
+        if (taker)
+            disown(g);
     }
 }
 
