@@ -831,13 +831,14 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
 static inline __attribute__((always_inline)) bool
 chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out,
             size_t *made, unsigned *st_all, int64_t *last, int *rc) {
-    int in = toid__enter_owned(g, me);
+    uint32_t busy;
+    int in = toid__enter_owned(g, me, &busy);
     if (in <= 0) {
         *rc = in;
         return in < 0;
     }
     *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
-    toid__leave_owned(g, me);
+    toid__leave_owned(g, me, busy);
     return true;
 }
 
@@ -1225,10 +1226,16 @@ int toid_configure(const toid_gen_config *cfg) {
     toid_gen *g = default_gen(cfg->format);
     bool taken = init_lock();
     /* in a forked child, first undo what the parent's threads left (the lock,
-     * the ownership); then take g from another thread that owns it, so that
-     * its next ID sees the new configuration */
+     * the ownership); then take g from another thread that owns it (or its
+     * turn), so that its next ID sees the new configuration; as the owner,
+     * change it inside busy, so that a thread taking g by force meanwhile
+     * waits for the change before it packs the state */
     (void)check_fork(g, toid__format_of(g->h.cfg.format));
-    (void)owned_by(g, toid__self_id());
+    uint64_t me = toid__self_id();
+    uint32_t busy = 0;
+    int in = 0;
+    while (owned_by(g, me) && (in = toid__enter_owned(g, me, &busy)) == 0)
+        ;
     toid__lock(g);
     g->h.cfg = c;
     g->h.epoch_ms = epoch;
@@ -1236,6 +1243,8 @@ int toid_configure(const toid_gen_config *cfg) {
     g->h.fork_generation = toid__fork_generation();
     g->h.state = TOID__GEN_READY;
     toid__unlock(g);
+    if (in == 1)
+        toid__leave_owned(g, me, busy);
     init_unlock(taken);
     return 0;
 }

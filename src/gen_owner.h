@@ -59,8 +59,8 @@ static inline uint64_t toid__caller_id(const toid_gen *g) {
  * busy counts up (odd inside an ID, even outside), so that a thread waiting
  * for the owner's turn can tell an owner that makes IDs from one that has
  * stopped, and when the turn is due (gen.c, "turns"). */
-static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, uint64_t me) {
-    uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
+static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, uint64_t me, uint32_t *busy) {
+    uint32_t b = *busy = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
     if (__builtin_expect(b & 1u, 0))
         return TOID_EINVAL;
     __atomic_store_n(&g->h.busy, b + 1u, __ATOMIC_RELAXED);
@@ -82,8 +82,10 @@ extern uint32_t toid__turn_ids TOID__HIDDEN;
 extern int64_t toid__turn_us TOID__HIDDEN, toid__turn_idle_us TOID__HIDDEN, toid__turn_patience_us TOID__HIDDEN;
 extern unsigned long toid__turns_passed TOID__HIDDEN;
 
-static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g, uint64_t me) {
-    uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED) + 1u;
+/* Leaves the ID that toid__enter_owned entered at busy count `entered`,
+ * and ends the owner's turn if it is due. */
+static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g, uint64_t me, uint32_t entered) {
+    uint32_t b = entered + 2u;
     __atomic_store_n(&g->h.busy, b, __ATOMIC_RELEASE);
     if (__builtin_expect(__atomic_load_n(&g->h.turns.want, __ATOMIC_RELAXED) != 0, 0))
         toid__turn_end(g, me, b);
@@ -153,9 +155,10 @@ typedef enum toid__hold {
  * acquire: disown stores MANY (release) without the lock, after the old
  * owner's last plain stores, and the lock alone does not order them before
  * our reads. */
-static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uint64_t me, toid__hold how) {
+static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uint64_t me, toid__hold how,
+                                                                uint32_t *busy) {
     if (how == TOID__AS_OWNER)
-        return toid__enter_owned(g, me);
+        return toid__enter_owned(g, me, busy);
     if (how == TOID__UNDER_LOCK)
         toid__lock(g);
     if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY, 1))
@@ -165,11 +168,12 @@ static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uin
     return 0;
 }
 
-static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, uint64_t me, toid__hold how) {
+static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, uint64_t me, toid__hold how,
+                                                                 uint32_t busy) {
     if (how == TOID__UNDER_LOCK)
         toid__unlock(g);
     else if (how == TOID__AS_OWNER)
-        toid__leave_owned(g, me);
+        toid__leave_owned(g, me, busy);
 }
 
 /* One ID of g, with `core` inlined, for a caller that found g->h.owner
@@ -192,7 +196,8 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     struct timespec ts;
     toid__clock_timespec(&ts);
     uint32_t ns = (uint32_t)ts.tv_nsec;
-    int in = toid__take_one(g, me, how);
+    uint32_t busy = 0;
+    int in = toid__take_one(g, me, how, &busy);
     if (__builtin_expect(in != 1, 0))
         return in < 0 ? in : TOID__ESLOW;   /* re-entered: refused before touching anything */
     uint64_t word = 0;
@@ -217,7 +222,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     if (!same) {
         ms = (int64_t)ts.tv_sec * 1000 + ns / 1000000u;
         if (__builtin_expect(ms < h->last_ms || (((uint64_t)ms - (uint64_t)h->epoch_ms) >> fmt->info.ts_bits), 0)) {
-            toid__give_one(g, me, how);
+            toid__give_one(g, me, how, busy);
             return TOID__ESLOW;
         }
         same = ms == h->last_ms;
@@ -247,7 +252,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     } else {
         rc = TOID__ESLOW;
     }
-    toid__give_one(g, me, how);
+    toid__give_one(g, me, how, busy);
     return rc;
 }
 

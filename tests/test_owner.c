@@ -1,15 +1,17 @@
 /* test_owner.c — a generator used by one thread is that thread's (its IDs
- * take no atomic read-modify-write), and the first call from another thread
- * takes it over (gen.c, "one thread's generator"). What must hold:
+ * take no atomic read-modify-write), and a call from another thread takes it
+ * over (gen.c, "one thread's generator"; test_turns.c has the turns two busy
+ * threads take instead). What must hold:
  *  - the first thread to make an ID owns the generator, a second thread's
- *    call ends that for good, and with ownership switched off (as without
- *    membarrier(2)) nobody owns it;
+ *    call ends that for good when the owner has stopped making IDs, and with
+ *    ownership switched off (as without membarrier(2)) nobody owns it;
  *  - IDs stay unique and in order across the handover, when the owner made
  *    them one by one, in batches, or with toid_gen_next_at (a CAS format's
  *    state is then in the head, not the word, until the handover);
- *  - a handover while the owner is making IDs as fast as it can loses
- *    nothing and repeats nothing (many rounds, every format but uid11, whose
- *    values are random within a ms);
+ *  - a handover while the owner is making IDs as fast as it can (turns,
+ *    then the end of them when one thread stops) loses nothing and repeats
+ *    nothing (many rounds, every format but uid11, whose values are random
+ *    within a ms);
  *  - a forked child is not held up by an owner of the parent, even one caught
  *    in an ID; toid_configure takes a process-wide generator from its owner.
  * Built also under ThreadSanitizer (fewer rounds).
@@ -423,10 +425,13 @@ static void *ulid_once(void *arg) {
     return NULL;
 }
 
-/* Makes the process-wide ULID generator this thread's (nobody else in this
- * program has used it), then stops inside its next ID until released. */
+/* Makes the process-wide ULID generator this thread's (toid_configure takes
+ * it from any earlier user), then stops inside its next ID until released. */
 static void *ulid_owner_stopped(void *arg) {
     uint8_t *ids = arg;
+    toid_gen_config fresh;      /* this thread's, whoever used it before (the earlier cases, in one run) */
+    toid_gen_config_default(TOID_ULID, &fresh);
+    toid_configure(&fresh);
     toid_new(TOID_ULID, ids);
     int64_t ms = toid_clock_now(NULL);
     while (toid_clock_now(NULL) == ms)
@@ -440,8 +445,11 @@ static void *ulid_owner_stopped(void *arg) {
 /* fork() while the process-wide ULID generator's owner is stopped inside an
  * ID and a second thread waits to take it over: the child has neither
  * thread, and must neither hang nor repeat: toid_configure first (the
- * documented way to re-arm a child), then IDs. */
-TEST_CASE(fork_while_taken_over) {
+ * documented way to re-arm a child), then IDs. Returns the failures. The
+ * case runs it in a process of its own: the process-wide generator must be
+ * one no second thread has used (earlier cases leave it nobody's for good). */
+static int forked_while_taken_over(void) {
+    long failed = check_failed;
     uint8_t owner_ids[32], taker_id[16];
     pthread_t owner, taker;
     toid__test_set_getrandom(hooked_getrandom);
@@ -470,6 +478,18 @@ TEST_CASE(fork_while_taken_over) {
     toid__test_set_getrandom(NULL);
     CHECK(memcmp(owner_ids, owner_ids + 16, 16) < 0);
     CHECK_MSG(memcmp(owner_ids + 16, taker_id, 16) < 0, "the taker's ID follows the ID it waited for");
+    return (int)(check_failed - failed);
+}
+
+TEST_CASE(fork_while_taken_over) {
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(60);
+        _exit(forked_while_taken_over() == 0 ? 0 : 1);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the case's process: status %d", st);
 }
 
 static int setup(int nparam, char **param) {
