@@ -835,7 +835,7 @@ typedef struct toid_gen_config {
  * turns, keep their mutex in the same bytes). */
 typedef struct toid__turns {
     uint64_t passed;            /* turns the owners handed over */
-    uint64_t spare;
+    uint64_t owner_tid;         /* the owner's kernel thread id, 0 if not known */
     uint64_t want;              /* the thread waiting for the owner's turn, 0 if none */
     uint64_t due;               /* the turn ends when busy reaches it (a uint32_t count) */
 } toid__turns;
@@ -957,9 +957,12 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
  * The next ID from g by the clock and the library's CSPRNG: thread-safe
  * (unless TOID_GEN_UNLOCKED). While one thread alone uses g, its IDs take no
  * atomic read-modify-write (the generator is that thread's until a second
- * thread calls: that call waits for the first thread's ID in progress, once,
- * with one membarrier(2), and g takes the lock-free or locked path below for
- * good; without membarrier(2) it does so from the start). Then: lock-free
+ * thread calls. That call asks for a turn: if the first thread is making
+ * IDs, it hands g over after about 1024 of them or 40 us, and the two go on
+ * in such turns. Otherwise, or when a third thread calls, the call waits for
+ * the owner's ID in progress, once, with one membarrier(2), and g takes the
+ * lock-free or locked path below for good; without membarrier(2) it does so
+ * from the start). Then: lock-free
  * compare-and-swap for the formats whose state fits one word (nanoflake,
  * ulid-flake, ulid-flake-scalable, uid11-seq, scru160), a short lock
  * otherwise, never held across a system call; fork-safe; applies the wait
@@ -970,7 +973,10 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
  * several processes (the lock is then a robust process-shared mutex, which
  * may sleep in the kernel); returns the repair's error (TOID_EENTROPY,
  * TOID_ERANGE) in the rare case that repairing after a dead holder fails.
- * toid_gen_next_text writes the canonical text and a NUL (returns its length).
+ * On error out is zeroed (never a candidate that lost a race: for a format
+ * without random bits it could be another thread's ID). toid_gen_next_text
+ * writes the canonical text and a NUL (returns its length); on error out is
+ * left as it was.
  */
 TOID_API int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status);
 TOID_API int toid_gen_next_text(toid_gen *g, char *out, size_t out_size);
@@ -980,7 +986,7 @@ TOID_API int toid_gen_next_text(toid_gen *g, char *out, size_t out_size);
  * clock read (more only when a ms is exhausted and the policy waits). uid11's
  * batch is sorted (its values are random within a ms). Returns the number
  * made (n) or an error; on error, IDs made before it are in out and counted
- * in *made if made is not NULL.
+ * in *made if made is not NULL, and the rest of out is zeroed.
  */
 TOID_API int toid_gen_batch(toid_gen *g, uint8_t *out, size_t n, size_t *made);
 

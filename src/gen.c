@@ -9,12 +9,14 @@
 #include "simd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -321,11 +323,12 @@ static void sleep_us(long us) {
  * has not moved in toid__turn_idle_us (and is even: not inside an ID), or
  * after toid__turn_patience_us in all, it takes g by force as above, and g
  * is MANY for good, as it is when a third thread finds a turn already asked
- * for. Where the owners have handed turns over before, the owner is given
- * toid__turn_patience_us to make an ID, not toid__turn_idle_us: an owner
- * taking turns that stops for a while has more likely been preempted (or
- * its virtual CPU) than gone on to other work, and waiting for it keeps the
- * turns. A taking must end in MANY: an owner that loses g by force may be
+ * for. But where the owners have handed turns over before, an owner that
+ * the kernel reports running or runnable (/proc/self/task/TID/stat: it was
+ * preempted, or its virtual CPU was) is waited for up to the patience:
+ * taking g would end the turns for good over a hiccup. One that sleeps or
+ * has ended (or a /proc that cannot tell) is taken at once. A taking must
+ * end in MANY: an owner that loses g by force may be
  * between reading owner and making busy odd, and its stores to busy would
  * then go on after the taking, so no thread may own g after it. Only one
  * thread moves owner away from a thread at a time: the owner by its
@@ -412,6 +415,37 @@ static bool take_from(toid_gen *g, uint64_t o) {
     return true;
 }
 
+/* This thread's kernel id, read once per thread and process. */
+static __thread uint64_t tid_cached, tid_generation;
+
+static uint64_t self_tid(void) {
+    uint64_t gen = toid__fork_generation_fast();
+    if (tid_generation != gen) {
+        tid_cached = (uint64_t)syscall(SYS_gettid);
+        tid_generation = gen;
+    }
+    return tid_cached;
+}
+
+/* Whether the kernel has thread `tid` of this process running or runnable
+ * (state R in its stat). False when it sleeps, has ended, or /proc cannot
+ * say. Only called by an asker whose owner made no ID for a while. */
+static bool thread_runnable(uint64_t tid) {
+    char path[64], buf[512];
+    if (!tid || snprintf(path, sizeof path, "/proc/self/task/%llu/stat", (unsigned long long)tid) >= (int)sizeof path)
+        return false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    buf[n] = '\0';
+    const char *end = strrchr(buf, ')');     /* the name may hold anything, even ')' */
+    return end && end[1] == ' ' && end[2] == 'R';
+}
+
 static int64_t mono_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -425,12 +459,9 @@ static int64_t mono_us(void) {
  * busy's once in a while. Spins near the turn's end, and yields the CPU
  * (to the owner, if they share one) before and after. */
 static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
-    int64_t patience = __atomic_load_n(&toid__turn_patience_us, __ATOMIC_RELAXED);
     int64_t t0 = mono_us(), idle = __atomic_load_n(&toid__turn_idle_us, __ATOMIC_RELAXED);
-    if (idle > 0 && __atomic_load_n(&g->h.turns.passed, __ATOMIC_RELAXED))
-        idle = patience;    /* turns were taken: the owner more likely stalled than stopped */
-    int64_t insist = t0 + __atomic_load_n(&toid__turn_us, __ATOMIC_RELAXED), give_up = t0 + patience,
-            look = t0 + idle;
+    int64_t insist = t0 + __atomic_load_n(&toid__turn_us, __ATOMIC_RELAXED),
+            give_up = t0 + __atomic_load_n(&toid__turn_patience_us, __ATOMIC_RELAXED), look = t0 + idle;
     uint32_t asked = seen;
     bool insisted = false;
     for (int64_t now = t0;;) {
@@ -449,8 +480,10 @@ static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
         }
         if (idle > 0 && now >= look) {
             uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
-            if (b == seen && !(b & 1u))
-                return false;   /* no ID begun since the last look, and none going on */
+            if (b == seen && !(b & 1u) &&   /* no ID begun since the last look, and none going on */
+                !(__atomic_load_n(&g->h.turns.passed, __ATOMIC_RELAXED) &&
+                  thread_runnable(__atomic_load_n(&g->h.turns.owner_tid, __ATOMIC_RELAXED))))
+                return false;
             seen = b;
             look = now + idle;
         }
@@ -466,7 +499,11 @@ static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
     for (int spins = 0;; spins++) {
         uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
-        if (o == me || o == TOID__OWNER_MANY)
+        if (o == me) {      /* claimed, or its turn: who it is, for askers (thread_runnable) */
+            __atomic_store_n(&g->h.turns.owner_tid, self_tid(), __ATOMIC_RELAXED);
+            return;
+        }
+        if (o == TOID__OWNER_MANY)
             return;
         if (o == TOID__OWNER_REVOKING) {
             if (spins < 100)
@@ -896,6 +933,8 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
         rc = 0;
     }
 done:
+    if (rc < 0 && out && made < n)     /* no losing candidate past the IDs made (see produce_one_general) */
+        memset(out + made * size, 0, (n - made) * size);
     if (fmt && fmt->info.random_order && made > 1)
         qsort(out, made, size, cmp_u64_be);
     if (made_out)
@@ -921,13 +960,15 @@ static __attribute__((noinline)) int produce_one_general(toid_gen *g, const toid
     if (__builtin_expect((g->h.cfg.flags & TOID_GEN_SHARED) || fmt->info.random_order, 0))
         goto slow;
     if ((rc = check_fork(g, fmt)) < 0)
-        return rc;
+        goto fail;
     int64_t now = toid__clock_us_inline();
     uint8_t entropy[ENTROPY_MAX];
     pool q = {entropy, fmt->entropy_per_id, false};
     if (q.left) {
-        if (toid_random_bytes(entropy, q.left) < 0)     /* readies (seeds, reseeds) the CSPRNG too */
-            return TOID_EENTROPY;
+        if (toid_random_bytes(entropy, q.left) < 0) {   /* readies (seeds, reseeds) the CSPRNG too */
+            rc = TOID_EENTROPY;
+            goto fail;
+        }
     } else {
         q.unprepared = !fmt->no_entropy;
     }
@@ -941,10 +982,18 @@ static __attribute__((noinline)) int produce_one_general(toid_gen *g, const toid
         return 0;
     }
     if (rc == TOID_EINVAL)
-        return rc;      /* re-entered (toid__enter_owned): nothing more to try */
+        goto fail;      /* re-entered (toid__enter_owned): nothing more to try */
 slow:
     rc = produce(g, out, 1, NULL, status);
-    return rc < 0 ? rc : 0;
+    if (rc >= 0)
+        return 0;
+fail:
+    /* out may hold a candidate of an attempt that lost its compare-and-swap
+     * (here, or on gen_owner.h's path before): for a format without random
+     * bits that can be an ID another thread issued, so it must not look like
+     * an ID to a caller that ignores the error */
+    memset(out, 0, fmt->info.bin_size);
+    return rc;
 }
 
 /* (A separate function, so that the owner's path does not pay the general

@@ -72,7 +72,8 @@ static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, 
 }
 
 /* Hands g to the thread that asked for it (g->h.turns.want) if the owner's
- * turn is due at busy count b; the owner `me` calls it outside its ID. */
+ * turn is due at busy count b (the caller has seen it due; this checks
+ * again, with acquire); the owner `me` calls it outside its ID. */
 void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) TOID__HIDDEN;
 
 /* The turns' constants (gen.c, "turns"): a turn's IDs and time (us), how
@@ -87,7 +88,10 @@ extern unsigned long toid__turns_passed TOID__HIDDEN;
 static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g, uint64_t me, uint32_t entered) {
     uint32_t b = entered + 2u;
     __atomic_store_n(&g->h.busy, b, __ATOMIC_RELEASE);
-    if (__builtin_expect(__atomic_load_n(&g->h.turns.want, __ATOMIC_RELAXED) != 0, 0))
+    /* while a thread waits for the turn (want set) every ID comes here: the
+     * due check inline, the call only at the turn's end */
+    if (__builtin_expect(__atomic_load_n(&g->h.turns.want, __ATOMIC_RELAXED) != 0, 0) &&
+        (int32_t)(b - (uint32_t)__atomic_load_n(&g->h.turns.due, __ATOMIC_RELAXED)) >= 0)
         toid__turn_end(g, me, b);
 }
 

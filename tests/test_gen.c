@@ -614,6 +614,13 @@ TEST_CASE(memory) {
 }
 
 /* ---- the wrapper with an injected clock: waits ---- */
+static bool zeroed(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i])
+            return false;
+    return true;
+}
+
 typedef struct script_clock {
     int64_t us;
     int64_t step_us;        /* added after every read */
@@ -662,7 +669,9 @@ TEST_CASE(wrapper_waits) {
     CHECK_EQ_INT(toid_gen_next(g, id, &st), 0);
     clk.us -= 5000000;
     clk.step_us = 0;
+    memset(id, 0xAA, sizeof id);
     CHECK_EQ_INT(toid_gen_next(g, id, &st), TOID_ECLOCK);
+    CHECK_MSG(zeroed(id, 8), "out zeroed on error");
     /* ...and succeeds once the clock catches up while it waits */
     clk.step_us = 1000000;      /* 1 s per read */
     CHECK_EQ_INT(toid_gen_next(g, id, &st), 0);
@@ -672,16 +681,21 @@ TEST_CASE(wrapper_waits) {
     toid_gen_config_default(TOID_UID11_SEQ, &c);
     c.wait_max_ms = 20;
     CHECK_EQ_INT(toid_gen_init(g, &c), 0);
+    memset(ids, 0xAA, 5000 * 8);
     int rc = toid_gen_batch(g, ids, 5000, &made);
     CHECK_EQ_INT(rc, TOID_EEXHAUSTED);
     CHECK_EQ_INT(made, 4096);
+    CHECK_MSG(!zeroed(ids + 4095 * 8, 8) && zeroed(ids + 4096 * 8, (5000 - 4096) * 8),
+              "the IDs made kept, the rest of out zeroed");
     /* ulid-flake's ERROR policy: no waiting, the error at once */
     toid_gen_config_default(TOID_ULID_FLAKE, &c);
     CHECK_EQ_INT(toid_gen_init(g, &c), 0);
     clk.us += 1000;
     CHECK_EQ_INT(toid_gen_next(g, id, &st), 0);
     clk.us -= 2000;
+    memset(id, 0xAA, sizeof id);
     CHECK_EQ_INT(toid_gen_next(g, id, &st), TOID_ECLOCK);
+    CHECK_MSG(zeroed(id, 8), "out zeroed on error");
     /* uid11 batches come out sorted */
     toid_gen_config_default(TOID_UID11, &c);
     CHECK_EQ_INT(toid_gen_init_size(g, sizeof room_b, &c), 0);

@@ -5,8 +5,9 @@
  *    ID is greater than every ID whose call ended before its call began
  *    (every ordered format);
  *  - an owner that stopped making IDs is not waited for long: the caller
- *    takes the generator for good (MANY), after the idle time before any
- *    turn was handed over, after the whole patience once turns were;
+ *    takes the generator for good (MANY) after the idle time, unless turns
+ *    were handed over and the kernel has the owner runnable (then after the
+ *    whole patience);
  *  - a third thread that finds a turn asked for makes the generator MANY,
  *    and the asker then goes on without its turn;
  *  - a forked child does not hand its generator to the parent's asker.
@@ -24,6 +25,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -199,36 +201,67 @@ TEST_CASE(stopped_owner_before_any_turn) {
     default_turns();
 }
 
-/* After turns were handed over, an owner that stopped is waited for longer
- * (the whole patience, not the idle time: it has more likely been preempted),
- * then g is nobody's for good. The owner here is a thread that has ended. */
-TEST_CASE(stopped_owner_after_turns) {
+/* After turns were handed over, an owner that made no ID for the idle time
+ * is waited for up to the whole patience if the kernel has it running or
+ * runnable (preempted: the turns would end for good over a hiccup), and
+ * taken for good at once if it sleeps or has ended. Here the owner is a
+ * thread that has ended, and the test points the generator's note of the
+ * owner's kernel thread id at a thread that spins, then at one that
+ * sleeps. */
+static int helper_mode;         /* 1: spin, 2: sleep; 0: end */
+static long helper_tid;
+
+static void *helper(void *arg) {
+    (void)arg;
+    __atomic_store_n(&helper_tid, (long)syscall(SYS_gettid), __ATOMIC_RELEASE);
+    for (int m; (m = __atomic_load_n(&helper_mode, __ATOMIC_ACQUIRE)) != 0;)
+        if (m == 2)
+            usleep(1000);
+    return NULL;
+}
+
+/* g after 4 turns of two threads that have ended since, owner_tid naming a
+ * thread in helper_mode `mode`: the microseconds main's next ID waited. */
+static long wait_for_stopped_owner(toid_gen *g, int mode, int64_t patience_us) {
     set_turns(8, NEVER, 0, NEVER);
-    toid_format f = TOID_NANOFLAKE;     /* a CAS format: the head, then the word, is the state of record */
-    toid_gen *g = new_gen(f);
-    log_start(f);
     turns = 4;
     player a = {g, false}, b = {g, false};
-    pthread_t ta, tb;
+    pthread_t ta, tb, th;
     pthread_create(&ta, NULL, play, &a);
     pthread_create(&tb, NULL, play, &b);
     pthread_join(ta, NULL);
     pthread_join(tb, NULL);
     turns = 200;
-    uint64_t passed = g->h.turns.passed;
-    CHECK(passed >= 4 && owned_by_thread(g));
-    set_turns(8, NEVER, 1, 2000);       /* judged after 2 ms, not 1 us */
+    CHECK(g->h.turns.passed >= 4 && owned_by_thread(g));
+    __atomic_store_n(&helper_tid, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&helper_mode, mode, __ATOMIC_RELEASE);
+    pthread_create(&th, NULL, helper, NULL);
+    while (!__atomic_load_n(&helper_tid, __ATOMIC_ACQUIRE))
+        usleep(100);
+    g->h.turns.owner_tid = (uint64_t)helper_tid;
+    set_turns(8, NEVER, 1000, patience_us);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    logged_id(g);                       /* main: the owner ended; takes it for good */
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    CHECK_EQ_INT(g->h.owner, OWNER_MANY);
-    CHECK_EQ_INT(g->h.turns.passed, passed);
-    long waited_us = (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000;
-    CHECK_MSG(waited_us >= 2000, "waited the patience for an owner that took turns: %ld us", waited_us);
-    id_from_new_thread(g);
     logged_id(g);
-    long calls;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    __atomic_store_n(&helper_mode, 0, __ATOMIC_RELEASE);
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+    return (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000;
+}
+
+TEST_CASE(stopped_owner_after_turns) {
+    toid_format f = TOID_NANOFLAKE;     /* a CAS format: the head, then the word, is the state of record */
+    toid_gen *g = new_gen(f);
+    log_start(f);
+    long calls, waited = wait_for_stopped_owner(g, 1, 20000);
+    CHECK_MSG(waited >= 20000, "a runnable owner is waited for the whole patience: %ld us", waited);
+    CHECK_EQ_INT(log_disorder(&calls), 0);
+    free(g);
+    g = new_gen(f);
+    log_start(f);
+    waited = wait_for_stopped_owner(g, 2, NEVER);
+    CHECK_MSG(waited < NEVER / 2, "a sleeping owner is taken without the patience: %ld us", waited);
     CHECK_EQ_INT(log_disorder(&calls), 0);
     CHECK_EQ_INT(log_errors, 0);
     free(g);
