@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "new_gen.h"
 #include "toid.h"
 
 #include <pthread.h>
@@ -41,16 +42,6 @@ static long rounds = 40;
 
 static bool owned_by_thread(const toid_gen *g) { return g->h.owner > 2; }
 
-static toid_gen *new_gen(toid_format f) {
-    size_t size = toid_gen_size(f);
-    toid_gen *g = aligned_alloc(64, (size + 63) / 64 * 64);
-    toid_gen_config c;
-    toid_gen_config_default(f, &c);
-    c.on_exhausted = TOID_EXHAUSTED_WAIT;
-    if (!g || toid_gen_init_size(g, size, &c) < 0)
-        abort();
-    return g;
-}
 
 static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
     (void)ctx;

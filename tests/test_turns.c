@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "new_gen.h"
 #include "toid.h"
 
 #include <pthread.h>
@@ -40,16 +41,6 @@ static long turns = 200;   /* handovers the two threads make */
 
 static bool owned_by_thread(const toid_gen *g) { return __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) > 3; }
 
-static toid_gen *new_gen(toid_format f) {
-    size_t size = toid_gen_size(f);
-    toid_gen *g = aligned_alloc(64, (size + 63) / 64 * 64);
-    toid_gen_config c;
-    toid_gen_config_default(f, &c);
-    c.on_exhausted = TOID_EXHAUSTED_WAIT;
-    if (!g || toid_gen_init_size(g, size, &c) < 0)
-        abort();
-    return g;
-}
 
 /* Turns of `ids` IDs (or `us`), an owner judged idle after `idle` us
  * without an ID (0: never), an asker's whole wait `patience` us. */
@@ -286,18 +277,26 @@ static void *owner_runs(void *arg) {
     return NULL;
 }
 
-TEST_CASE(third_thread_makes_many) {
+/* A new generator of f, owned by thread *to making IDs, with thread *ta
+ * asking for a turn that never comes by itself. */
+static toid_gen *owner_and_asker(toid_format f, runner *owner, pthread_t *to, pthread_t *ta) {
     set_turns(1u << 30, NEVER, 0, NEVER);   /* the owner's turn never ends by itself */
-    toid_gen *g = new_gen(TOID_UUIDV7);
-    log_start(TOID_UUIDV7);
-    runner owner = {g, 0};
-    pthread_t to, ta;
-    pthread_create(&to, NULL, owner_runs, &owner);
-    while (!__atomic_load_n(&owner.id, __ATOMIC_ACQUIRE))
+    toid_gen *g = new_gen(f);
+    log_start(f);
+    *owner = (runner){g, 0};
+    pthread_create(to, NULL, owner_runs, owner);
+    while (!__atomic_load_n(&owner->id, __ATOMIC_ACQUIRE))
         usleep(100);
-    pthread_create(&ta, NULL, one_id, g);   /* asks for a turn, and waits */
+    pthread_create(ta, NULL, one_id, g);    /* asks for a turn, and waits */
     while (!__atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE))
         usleep(100);
+    return g;
+}
+
+TEST_CASE(third_thread_makes_many) {
+    runner owner;
+    pthread_t to, ta;
+    toid_gen *g = owner_and_asker(TOID_UUIDV7, &owner, &to, &ta);
     logged_id(g);                           /* main, third: takes g for good */
     CHECK_EQ_INT(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE), OWNER_MANY);   /* the asker may still run */
     pthread_join(ta, NULL);
@@ -319,17 +318,9 @@ TEST_CASE(third_thread_makes_many) {
  * hand g to the parent's asker (which would leave the child's next ID to
  * take g back by force). */
 TEST_CASE(child_forgets_asker) {
-    set_turns(1u << 30, NEVER, 0, NEVER);
-    toid_gen *g = new_gen(TOID_ULID);
-    log_start(TOID_ULID);
-    runner owner = {g, 0};
+    runner owner;
     pthread_t to, ta;
-    pthread_create(&to, NULL, owner_runs, &owner);
-    while (!__atomic_load_n(&owner.id, __ATOMIC_ACQUIRE))
-        usleep(100);
-    pthread_create(&ta, NULL, one_id, g);
-    while (!__atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE))
-        usleep(100);
+    toid_gen *g = owner_and_asker(TOID_ULID, &owner, &to, &ta);
     pid_t pid = fork();
     if (pid == 0) {
         alarm(20);      /* a hang would be the failure */
