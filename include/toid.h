@@ -973,8 +973,10 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
  * several processes (the lock is then a robust process-shared mutex, which
  * may sleep in the kernel); returns the repair's error (TOID_EENTROPY,
  * TOID_ERANGE) in the rare case that repairing after a dead holder fails.
- * On error out is zeroed (never a candidate that lost a race: for a format
- * without random bits it could be another thread's ID). toid_gen_next_text
+ * On error out holds no ID: it is zeroed (never a candidate that lost a
+ * race: for a format without random bits that could be another thread's
+ * ID), or left as it was where nothing was written (TOID_EINVAL for bad
+ * arguments or a call re-entered from a signal handler). toid_gen_next_text
  * writes the canonical text and a NUL (returns its length); on error out is
  * left as it was.
  */

@@ -399,7 +399,7 @@ void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) {
         return;
     uint64_t o = me;
     if (__atomic_compare_exchange_n(&g->h.owner, &o, w, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-        __atomic_store_n(&g->h.turns.passed, g->h.turns.passed + 1, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&g->h.turns.passed, 1, __ATOMIC_RELAXED);     /* the new owner may be counting too */
         __atomic_store_n(&g->h.turns.want, 0, __ATOMIC_RELEASE);
         __atomic_fetch_add(&toid__turns_passed, 1, __ATOMIC_RELAXED);
     }
@@ -1278,14 +1278,22 @@ int toid_configure(const toid_gen_config *cfg) {
      * the ownership); then take g from another thread that owns it (or its
      * turn), so that its next ID sees the new configuration; as the owner,
      * change it inside busy, so that a thread taking g by force meanwhile
-     * waits for the change before it packs the state */
+     * waits for the change before it packs the state. A g nobody owns yet
+     * is changed holding the lock only. */
     (void)check_fork(g, toid__format_of(g->h.cfg.format));
     uint64_t me = toid__self_id();
     uint32_t busy = 0;
     int in = 0;
-    while (owned_by(g, me) && (in = toid__enter_owned(g, me, &busy)) == 0)
-        ;
     toid__lock(g);
+    if (__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) != TOID__OWNER_NONE) {
+        /* not claimed here if nobody has made an ID (claims take the lock):
+         * a program that configures in main and makes IDs in two threads
+         * would otherwise find main the idle owner, and never take turns */
+        toid__unlock(g);
+        while (owned_by(g, me) && (in = toid__enter_owned(g, me, &busy)) == 0)
+            ;
+        toid__lock(g);
+    }
     g->h.cfg = c;
     g->h.epoch_ms = epoch;
     forget_state(g);

@@ -160,6 +160,41 @@ TEST_CASE(two_threads_take_turns) {
     default_turns();
 }
 
+/* The process-wide generator, configured by main (which must not make it
+ * main's: the first worker would find main idle, and take it for good),
+ * then two threads' toid_new. */
+extern toid_gen *toid__ready[TOID_FORMAT_COUNT];
+
+static void *play_process_wide(void *arg) {
+    toid_gen *g = arg;
+    uint8_t id[TOID_BIN_MAX];
+    while (__atomic_load_n(&g->h.turns.passed, __ATOMIC_RELAXED) < (uint64_t)turns)
+        if (toid_new(TOID_SCRU160, id) < 0) {
+            __atomic_fetch_add(&log_errors, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    return NULL;
+}
+
+TEST_CASE(process_wide_takes_turns) {
+    set_turns(8, NEVER, 0, NEVER);
+    toid_gen_config c;
+    toid_gen_config_default(TOID_SCRU160, &c);
+    CHECK_EQ_INT(toid_configure(&c), 0);
+    toid_gen *g = toid__ready[TOID_SCRU160];
+    CHECK_MSG(g && !owned_by_thread(g), "configured, and nobody's yet");
+    log_errors = 0;
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, play_process_wide, g);
+    pthread_create(&tb, NULL, play_process_wide, g);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    CHECK_EQ_INT(log_errors, 0);
+    CHECK_MSG(g->h.turns.passed >= (uint64_t)turns && owned_by_thread(g), "%llu turns",
+              (unsigned long long)g->h.turns.passed);
+    default_turns();
+}
+
 /* ---- an owner that stopped ---- */
 
 static void *one_id(void *arg) {
