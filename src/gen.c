@@ -342,7 +342,6 @@ static void sleep_us(long us) {
  * so its ownership: harmless, the exited thread is out of any ID. */
 int toid__test_owner_off;    /* tests: claims give MANY, as without membarrier(2) */
 int toid__test_nobodys_one_off; /* tests: gen_owner.h's path declines for a nobody's generator (lock or CAS) */
-unsigned long toid__turns_passed;   /* tests: turns handed over, all generators */
 
 /* The turns' constants (see above; tests set them). A turn of ~40 us makes
  * its cost a few per cent; longer turns gained nothing measurable here
@@ -401,7 +400,6 @@ void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) {
     if (__atomic_compare_exchange_n(&g->h.owner, &o, w, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
         __atomic_fetch_add(&g->h.turns.passed, 1, __ATOMIC_RELAXED);     /* the new owner may be counting too */
         __atomic_store_n(&g->h.turns.want, 0, __ATOMIC_RELEASE);
-        __atomic_fetch_add(&toid__turns_passed, 1, __ATOMIC_RELAXED);
     }
 }
 
@@ -619,11 +617,7 @@ static inline __attribute__((always_inline)) int check_fork(toid_gen *g, const t
     return check_fork_slow(g, fmt, toid__fork_generation_fast());
 }
 
-static int64_t mono_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+static int64_t mono_ms(void) { return mono_us() / 1000; }
 
 /* Waits until the clock reads at least `target` ms. The bound is real time
  * (CLOCK_MONOTONIC, from `deadline`), not the ID clock, which may be stuck or

@@ -78,10 +78,9 @@ void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) TOID__HIDDEN;
 
 /* The turns' constants (gen.c, "turns"): a turn's IDs and time (us), how
  * long an owner may make no ID before an asker takes g, and how long an
- * asker waits in all; and the turns handed over so far. */
+ * asker waits in all. */
 extern uint32_t toid__turn_ids TOID__HIDDEN;
 extern int64_t toid__turn_us TOID__HIDDEN, toid__turn_idle_us TOID__HIDDEN, toid__turn_patience_us TOID__HIDDEN;
-extern unsigned long toid__turns_passed TOID__HIDDEN;
 
 /* Leaves the ID that toid__enter_owned entered at busy count `entered`,
  * and ends the owner's turn if it is due. */
