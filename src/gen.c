@@ -323,13 +323,18 @@ static void sleep_us(long us) {
  * has not moved in toid__turn_idle_us (and is even: not inside an ID), or
  * after toid__turn_patience_us in all, it takes g by force as above, and g
  * is MANY for good, as it is when a third thread finds a turn already asked
- * for. But where the owners have handed turns over before, an owner that
- * the kernel reports running or runnable (/proc/self/task/TID/stat: it was
- * preempted, or its virtual CPU was) is waited for up to the patience:
- * taking g would end the turns for good over a hiccup. One that sleeps or
- * has ended (or a /proc that cannot tell) is taken at once. A taking must
- * end in MANY: an owner that loses g by force may be
- * between reading owner and making busy odd, and its stores to busy would
+ * for. But an owner that is only preempted (the kernel has it runnable, in
+ * /proc/self/task/TID/stat, and its CPU time, read by its thread CPU
+ * clock, hardly moves: it waits for a CPU, or its virtual CPU does) is
+ * waited for up to the patience: taking g would end the turns for good over
+ * a hiccup. Two threads that both make IDs on a 2-CPU machine are each
+ * preempted now and then (kernel threads, other processes); when that was
+ * judged only after the first turn, a few runs in a hundred here went MANY
+ * before it. An owner that sleeps or has ended (or a /proc that cannot
+ * tell) is taken at the first look; one that runs other code (its CPU time
+ * grows by half the time between two looks or more) at the second. A
+ * taking must end in MANY: an owner that loses g by force may be between
+ * reading owner and making busy odd, and its stores to busy would
  * then go on after the taking, so no thread may own g after it. Only one
  * thread moves owner away from a thread at a time: the owner by its
  * compare-and-swap to the asker, a taker by its compare-and-swap to REVOKING
@@ -444,6 +449,35 @@ static bool thread_runnable(uint64_t tid) {
     return end && end[1] == ' ' && end[2] == 'R';
 }
 
+/* The CPU time thread `tid` of this process has run, in ns (its thread
+ * CPU clock: the kernel's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED), which
+ * glibc's pthread_getcpuclockid builds the same way); -1 if not known. */
+static int64_t thread_cpu_ns(uint64_t tid) {
+    struct timespec ts;
+    clockid_t clock = (clockid_t)((~(unsigned)tid << 3) | 6u);
+    if (!tid || clock_gettime(clock, &ts) != 0)
+        return -1;
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* An owner that made no ID since the asker's last look: whether it is only
+ * preempted (wait for it) rather than stopped (take g). Runnable, and its
+ * CPU time grew by less than half the time since the last such look: the
+ * first such look notes the CPU time (*ran, at *ran_at; -1 before) and
+ * says preempted, so that the next can tell. A note naming the asker
+ * itself is from before its own turn ended: the thread it handed g to has
+ * not yet run since (settle_owner notes it), so it is preempted too. */
+static bool owner_preempted(uint64_t tid, int64_t now, int64_t *ran, int64_t *ran_at) {
+    if (tid == self_tid())
+        return true;
+    if (!thread_runnable(tid))
+        return false;
+    int64_t cpu = thread_cpu_ns(tid), before = *ran, since = now - *ran_at;
+    *ran = cpu;
+    *ran_at = now;
+    return cpu < 0 || before < 0 || (cpu - before) / 1000 * 2 < since;
+}
+
 static int64_t mono_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -462,6 +496,7 @@ static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
             give_up = t0 + __atomic_load_n(&toid__turn_patience_us, __ATOMIC_RELAXED), look = t0 + idle;
     uint32_t asked = seen;
     bool insisted = false;
+    int64_t ran = -1, ran_at = 0;   /* the owner's CPU time at the last look that found it stopped */
     for (int64_t now = t0;;) {
         if (now - t0 < 5 || (now >= insist - 2 && now < insist + 10)) {
             for (int i = 0; i < 16; i++)
@@ -478,12 +513,14 @@ static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
         }
         if (idle > 0 && now >= look) {
             uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
-            if (b == seen && !(b & 1u) &&   /* no ID begun since the last look, and none going on */
-                !(__atomic_load_n(&g->h.turns.passed, __ATOMIC_RELAXED) &&
-                  thread_runnable(__atomic_load_n(&g->h.turns.owner_tid, __ATOMIC_RELAXED))))
-                return false;
-            seen = b;
             look = now + idle;
+            if (b != seen || (b & 1u)) {    /* an ID begun since the last look, or one going on */
+                seen = b;
+                ran = -1;
+            } else if (!owner_preempted(__atomic_load_n(&g->h.turns.owner_tid, __ATOMIC_RELAXED), now, &ran,
+                                        &ran_at)) {
+                return false;
+            }
         }
         if (now >= give_up)
             return false;

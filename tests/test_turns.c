@@ -5,9 +5,10 @@
  *    ID is greater than every ID whose call ended before its call began
  *    (every ordered format);
  *  - an owner that stopped making IDs is not waited for long: the caller
- *    takes the generator for good (MANY) after the idle time, unless turns
- *    were handed over and the kernel has the owner runnable (then after the
- *    whole patience);
+ *    takes the generator for good (MANY) after the idle time if the owner
+ *    sleeps, has ended, or runs other code; one that is only preempted
+ *    (runnable, but not getting a CPU) is waited for the whole patience,
+ *    before the first turn as after;
  *  - a third thread that finds a turn asked for makes the generator MANY,
  *    and the asker then goes on without its turn;
  *  - a forked child does not hand its generator to the parent's asker.
@@ -25,7 +26,9 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/sysinfo.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -208,8 +211,8 @@ static void id_from_new_thread(toid_gen *g) {
     pthread_join(t, NULL);
 }
 
-/* The first call of a second thread, the owner being in pthread_join: no
- * turn was ever handed over, so g is nobody's for good. */
+/* The first call of a second thread, the owner (main) sleeping in
+ * pthread_join: g is taken for good, and nobody's from then on. */
 TEST_CASE(stopped_owner_before_any_turn) {
     set_turns(8, NEVER, 1000, NEVER);
     toid_gen *g = new_gen(TOID_ULID);
@@ -227,71 +230,136 @@ TEST_CASE(stopped_owner_before_any_turn) {
     default_turns();
 }
 
-/* After turns were handed over, an owner that made no ID for the idle time
- * is waited for up to the whole patience if the kernel has it running or
- * runnable (preempted: the turns would end for good over a hiccup), and
- * taken for good at once if it sleeps or has ended. Here the owner is a
- * thread that has ended, and the test points the generator's note of the
- * owner's kernel thread id at a thread that spins, then at one that
- * sleeps. */
-static int helper_mode;         /* 1: spin, 2: sleep; 0: end */
+/* An owner that made no ID for the idle time is waited for up to the
+ * whole patience if it is only preempted: the kernel has it runnable, but
+ * its CPU time hardly moves (taking g would end the turns for good over a
+ * hiccup). It is taken at once if it sleeps or has ended, and at the
+ * second look if it runs other code. Here the owner is a thread that has
+ * ended, and the test points the generator's note of the owner's kernel
+ * thread id at a helper thread: one that spins (running), one that sleeps,
+ * one that is starved (it yields the CPU it shares with a spinning hog, both
+ * pinned there: runnable all the time, running almost never), or at the
+ * asking thread itself (the note before the new owner has made its first
+ * ID). */
+enum { HELPER_END, HELPER_SPIN, HELPER_SLEEP, HELPER_STARVED, ASKER_ITSELF };
+static int helper_mode;
 static long helper_tid;
+static int helper_cpu = -1;     /* HELPER_STARVED: the CPU it shares with the hog */
 
-static void *helper(void *arg) {
+static void pin_to(int cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0)
+        abort();
+}
+
+static void *hog(void *arg) {
     (void)arg;
-    __atomic_store_n(&helper_tid, (long)syscall(SYS_gettid), __ATOMIC_RELEASE);
-    for (int m; (m = __atomic_load_n(&helper_mode, __ATOMIC_ACQUIRE)) != 0;)
-        if (m == 2)
-            usleep(1000);
+    pin_to(helper_cpu);
+    while (__atomic_load_n(&helper_mode, __ATOMIC_ACQUIRE) == HELPER_STARVED)
+        ;
     return NULL;
 }
 
-/* g after 4 turns of two threads that have ended since, owner_tid naming a
- * thread in helper_mode `mode`: the microseconds main's next ID waited. */
+static void *helper(void *arg) {
+    (void)arg;
+    if (helper_mode == HELPER_STARVED)
+        pin_to(helper_cpu);
+    __atomic_store_n(&helper_tid, (long)syscall(SYS_gettid), __ATOMIC_RELEASE);
+    for (int m; (m = __atomic_load_n(&helper_mode, __ATOMIC_ACQUIRE)) != HELPER_END;)
+        if (m == HELPER_SLEEP)
+            usleep(1000);
+        else if (m == HELPER_STARVED)
+            sched_yield();
+    return NULL;
+}
+
+/* A new generator of f owned by a thread that has ended: after 4 turns of
+ * two threads (with_turns) or after one ID of one (none). */
+static toid_gen *stopped_owner(toid_format f, bool with_turns) {
+    toid_gen *g = new_gen(f);
+    log_start(f);
+    if (with_turns) {
+        set_turns(8, NEVER, 0, NEVER);
+        turns = 4;
+        player a = {g, false}, b = {g, false};
+        pthread_t ta, tb;
+        pthread_create(&ta, NULL, play, &a);
+        pthread_create(&tb, NULL, play, &b);
+        pthread_join(ta, NULL);
+        pthread_join(tb, NULL);
+        turns = 200;
+        CHECK(g->h.turns.passed >= 4);
+    } else {
+        id_from_new_thread(g);
+        CHECK_EQ_INT(g->h.turns.passed, 0);
+    }
+    CHECK(owned_by_thread(g));
+    return g;
+}
+
+/* g's owner noted as a thread in `mode`: the microseconds main's next ID
+ * waited (main asks for a turn, and takes g when it judges the owner
+ * stopped, or its patience ran out). */
 static long wait_for_stopped_owner(toid_gen *g, int mode, int64_t patience_us) {
-    set_turns(8, NEVER, 0, NEVER);
-    turns = 4;
-    player a = {g, false}, b = {g, false};
-    pthread_t ta, tb, th;
-    pthread_create(&ta, NULL, play, &a);
-    pthread_create(&tb, NULL, play, &b);
-    pthread_join(ta, NULL);
-    pthread_join(tb, NULL);
-    turns = 200;
-    CHECK(g->h.turns.passed >= 4 && owned_by_thread(g));
+    pthread_t th, tg;
     __atomic_store_n(&helper_tid, 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&helper_mode, mode, __ATOMIC_RELEASE);
-    pthread_create(&th, NULL, helper, NULL);
-    while (!__atomic_load_n(&helper_tid, __ATOMIC_ACQUIRE))
-        usleep(100);
+    if (mode == ASKER_ITSELF) {
+        helper_tid = (long)syscall(SYS_gettid);
+    } else {
+        __atomic_store_n(&helper_mode, mode, __ATOMIC_RELEASE);
+        if (mode == HELPER_STARVED) {
+            helper_cpu = sched_getcpu() == 0 && get_nprocs() > 1 ? 1 : 0;  /* another CPU than main's, if any */
+            pthread_create(&tg, NULL, hog, NULL);
+        }
+        pthread_create(&th, NULL, helper, NULL);
+        while (!__atomic_load_n(&helper_tid, __ATOMIC_ACQUIRE))
+            usleep(100);
+    }
     g->h.turns.owner_tid = (uint64_t)helper_tid;
     set_turns(8, NEVER, 1000, patience_us);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     logged_id(g);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    __atomic_store_n(&helper_mode, 0, __ATOMIC_RELEASE);
-    pthread_join(th, NULL);
+    if (mode != ASKER_ITSELF) {
+        __atomic_store_n(&helper_mode, HELPER_END, __ATOMIC_RELEASE);
+        pthread_join(th, NULL);
+        if (mode == HELPER_STARVED)
+            pthread_join(tg, NULL);
+    }
+    default_turns();
     CHECK_EQ_INT(g->h.owner, OWNER_MANY);
-    return (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000;
-}
-
-TEST_CASE(stopped_owner_after_turns) {
-    toid_format f = TOID_NANOFLAKE;     /* a CAS format: the head, then the word, is the state of record */
-    toid_gen *g = new_gen(f);
-    log_start(f);
-    long calls, waited = wait_for_stopped_owner(g, 1, 20000);
-    CHECK_MSG(waited >= 20000, "a runnable owner is waited for the whole patience: %ld us", waited);
-    CHECK_EQ_INT(log_disorder(&calls), 0);
-    free(g);
-    g = new_gen(f);
-    log_start(f);
-    waited = wait_for_stopped_owner(g, 2, NEVER);
-    CHECK_MSG(waited < NEVER / 2, "a sleeping owner is taken without the patience: %ld us", waited);
+    long calls;
     CHECK_EQ_INT(log_disorder(&calls), 0);
     CHECK_EQ_INT(log_errors, 0);
     free(g);
-    default_turns();
+    return (t1.tv_sec - t0.tv_sec) * 1000000 + (t1.tv_nsec - t0.tv_nsec) / 1000;
+}
+
+/* A CAS format: the head, then the word, is the state of record. */
+#define STOPPED_FORMAT TOID_NANOFLAKE
+
+TEST_CASE(preempted_owner_is_waited_for) {
+    for (int with_turns = 0; with_turns < 2; with_turns++) {
+        long waited = wait_for_stopped_owner(stopped_owner(STOPPED_FORMAT, with_turns), HELPER_STARVED, 20000);
+        CHECK_MSG(waited >= 20000, "a starved owner (%s turns) is waited for the whole patience: %ld us",
+                  with_turns ? "after" : "before any", waited);
+    }
+    long waited = wait_for_stopped_owner(stopped_owner(STOPPED_FORMAT, true), ASKER_ITSELF, 20000);
+    CHECK_MSG(waited >= 20000, "a note naming the asker (the new owner not yet run) waits: %ld us", waited);
+}
+
+TEST_CASE(stopped_owner_is_taken) {
+    static const int modes[] = {HELPER_SPIN, HELPER_SLEEP};
+    static const char *what[] = {"running other code", "sleeping"};
+    for (int with_turns = 0; with_turns < 2; with_turns++)
+        for (int m = 0; m < 2; m++) {
+            long waited = wait_for_stopped_owner(stopped_owner(STOPPED_FORMAT, with_turns), modes[m], NEVER);
+            CHECK_MSG(waited < NEVER / 2, "an owner %s (%s turns) is taken without the patience: %ld us", what[m],
+                      with_turns ? "after" : "before any", waited);
+        }
 }
 
 /* ---- a third thread ---- */
