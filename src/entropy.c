@@ -1,7 +1,9 @@
 /* entropy.c — the CSPRNG: per thread, the ChaCha20 keystream keyed from
- * getrandom(2). Each refill makes 16 blocks at once, takes the first 32 bytes as the
- * next key (fast key erasure: a captured state does not reveal past output)
- * and hands out the rest; every MiB the key is replaced from getrandom. The
+ * getrandom(2). Each refill makes 16 blocks at once, takes the first 32
+ * bytes as the next key (fast key erasure: a captured state does not reveal
+ * past output) and hands out the rest; a large draw gets its whole batches
+ * of 16 blocks straight from the keystream, with a refill (so a new key)
+ * before it returns; every MiB the key is replaced from getrandom. The
  * state lives in a MADV_WIPEONFORK page, so a child process finds it zeroed
  * and reseeds instead of repeating its parent's stream. If getrandom fails we
  * return TOID_EENTROPY: there is no weaker fallback. */
@@ -16,6 +18,7 @@
 
 #define BLOCKS 16         /* toid__chacha20_blocks16 */
 #define RESEED_BYTES (1u << 20)
+#define DIRECT_MAX 64     /* batches straight out under one key (64 KiB), then a new key */
 
 typedef struct rng {
     _Alignas(64) uint8_t buf[64 * BLOCKS];  /* first: whole blocks on cache lines */
@@ -113,13 +116,20 @@ static int reseed(rng *r) {
     return 0;
 }
 
+/* n more bytes made under the seed (saturating: a draw of GiBs must not
+ * wrap the count past the reseed). */
+static void count_made(rng *r, uint32_t n) {
+    if (r->since_reseed < RESEED_BYTES)
+        r->since_reseed += n;
+}
+
 static void refill(rng *r) {
     toid__chacha20_blocks16(r->key, r->counter, r->nonce, r->buf);
     r->counter += BLOCKS;
     memcpy(r->key, r->buf, 32);       /* fast key erasure */
     memset(r->buf, 0, 32);
     r->pos = 32;
-    r->since_reseed += sizeof r->buf - 32;
+    count_made(r, sizeof r->buf - 32);
 }
 
 /* Seeded, and reseeded when due (the only place a system call happens). */
@@ -144,8 +154,20 @@ static void take(rng *r, uint8_t *o, size_t n) {
         return;
     }
     while (n) {
-        if (r->pos == sizeof r->buf)
+        if (r->pos == sizeof r->buf) {
+            /* Batches the draw needs beyond its last go straight to o: no
+             * copy through the buffer, no wiping it after. The refill for
+             * the rest replaces the key before we return, and after
+             * DIRECT_MAX batches, so a captured state reveals none of them. */
+            for (unsigned direct = 0; n > sizeof r->buf && direct < DIRECT_MAX; direct++) {
+                toid__chacha20_blocks16(r->key, r->counter, r->nonce, o);
+                r->counter += BLOCKS;
+                count_made(r, sizeof r->buf);
+                o += sizeof r->buf;
+                n -= sizeof r->buf;
+            }
             refill(r);
+        }
         size_t k = sizeof r->buf - r->pos;
         if (k > n)
             k = n;
