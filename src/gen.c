@@ -332,7 +332,11 @@ static void sleep_us(long us) {
  * judged only after the first turn, a few runs in a hundred here went MANY
  * before it. An owner that sleeps or has ended (or a /proc that cannot
  * tell) is taken at the first look; one that runs other code (its CPU time
- * grows by half the time between two looks or more) at the second. A
+ * grows by half the time or more) after RUNNING_LOOKS more. The patience,
+ * 10 ms, is longer than a scheduler's slice (~3 ms), so that an owner
+ * preempted on a busy machine usually runs again before it (rounds of two
+ * threads here that went MANY before their last turn: 5 in 180 as the
+ * first version of this check had it, 1 in 240 now, 3 in 240 before it). A
  * taking must end in MANY: an owner that loses g by force may be between
  * reading owner and making busy odd, and its stores to busy would
  * then go on after the taking, so no thread may own g after it. Only one
@@ -354,7 +358,8 @@ int toid__test_nobodys_one_off; /* tests: gen_owner.h's path declines for a nobo
 uint32_t toid__turn_ids = 1024;
 int64_t toid__turn_us = 40;
 int64_t toid__turn_idle_us = 50;        /* 0: never judge an owner idle */
-int64_t toid__turn_patience_us = 2000;
+int64_t toid__turn_patience_us = 10000;
+#define RUNNING_LOOKS 4     /* an owner running other code is judged over 4 idle times */
 
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
 
@@ -461,21 +466,36 @@ static int64_t thread_cpu_ns(uint64_t tid) {
 }
 
 /* An owner that made no ID since the asker's last look: whether it is only
- * preempted (wait for it) rather than stopped (take g). Runnable, and its
- * CPU time grew by less than half the time since the last such look: the
- * first such look notes the CPU time (*ran, at *ran_at; -1 before) and
- * says preempted, so that the next can tell. A note naming the asker
- * itself is from before its own turn ended: the thread it handed g to has
- * not yet run since (settle_owner notes it), so it is preempted too. */
-static bool owner_preempted(uint64_t tid, int64_t now, int64_t *ran, int64_t *ran_at) {
+ * preempted (wait for it) rather than stopped (take g). Not runnable: it
+ * sleeps or has ended. Runnable: judged over a window of `window` us from
+ * the first such look (*ran, the CPU time then, at *ran_at; -1 before):
+ * running other code if its CPU time grew by half the window or more,
+ * else preempted (a new window starts). The window spans several looks
+ * because a virtual CPU that the host takes away reads as running here
+ * (no steal time is reported, as on Firecracker): a single look would end
+ * the turns over takings of ~100 us, which come every second or so. A note
+ * naming the asker itself is from before its own turn ended: the thread it
+ * handed g to has not yet run since (settle_owner notes it), so it is
+ * preempted too. */
+static bool owner_preempted(uint64_t tid, int64_t now, int64_t window, int64_t *ran, int64_t *ran_at) {
     if (tid == self_tid())
         return true;
     if (!thread_runnable(tid))
         return false;
-    int64_t cpu = thread_cpu_ns(tid), before = *ran, since = now - *ran_at;
+    int64_t cpu = thread_cpu_ns(tid);
+    if (cpu < 0)
+        return true;
+    if (*ran < 0 || cpu < *ran || now - *ran_at < window) {
+        if (*ran < 0 || cpu < *ran) {
+            *ran = cpu;
+            *ran_at = now;
+        }
+        return true;
+    }
+    bool running = (cpu - *ran) / 1000 * 2 >= now - *ran_at;
     *ran = cpu;
     *ran_at = now;
-    return cpu < 0 || before < 0 || (cpu - before) / 1000 * 2 < since;
+    return !running;
 }
 
 static int64_t mono_us(void) {
@@ -523,8 +543,8 @@ static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
             if (b != seen || (b & 1u)) {    /* an ID begun since the last look, or one going on */
                 seen = b;
                 ran = -1;
-            } else if (!owner_preempted(__atomic_load_n(&g->h.turns.owner_tid, __ATOMIC_RELAXED), now, &ran,
-                                        &ran_at)) {
+            } else if (!owner_preempted(__atomic_load_n(&g->h.turns.owner_tid, __ATOMIC_RELAXED), now,
+                                        RUNNING_LOOKS * idle, &ran, &ran_at)) {
                 return false;
             }
         }

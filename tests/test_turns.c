@@ -56,7 +56,7 @@ static void set_turns(uint32_t ids, int64_t us, int64_t idle, int64_t patience) 
     toid__turn_patience_us = patience;
 }
 
-static void default_turns(void) { set_turns(1024, 40, 50, 2000); }
+static void default_turns(void) { set_turns(1024, 40, 50, 10000); }
 
 /* Turns of 8 IDs between two threads that play until `turns` were handed
  * over: only an owner that has ended (the first player done) is taken. */
