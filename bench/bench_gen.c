@@ -89,12 +89,21 @@ static void burst_batch_text(toid_format f, int n) {
     bench_sink += (uint8_t)t[3];
 }
 
-static double median_of(measure_fn fn, toid_format f) {
+/* The median of `runs` runs of fn; *lo and *hi (if given) get the least
+ * and the greatest. */
+static double spread_of(measure_fn fn, toid_format f, double *lo, double *hi) {
     double v[64];
     for (int r = 0; r < runs; r++)
         v[r] = fn(f);
-    return bench_median(v, runs);
+    double m = bench_median(v, runs);     /* sorts v */
+    if (lo)
+        *lo = v[0];
+    if (hi)
+        *hi = v[runs - 1];
+    return m;
 }
+
+static double median_of(measure_fn fn, toid_format f) { return spread_of(fn, f, NULL, NULL); }
 
 static double floor_clock(toid_format f) {
     (void)f;
@@ -298,6 +307,7 @@ int main(int argc, char **argv) {
            "text/", "sustained", "2 thr", "2 thr", "2 thr");
     printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s\n", "", "shared", "private", "binary", "+text",
            "clock", "M IDs/s", "own gen", "shared", "per-thr");
+    double ss_lo[TOID_FORMAT_COUNT], ss_hi[TOID_FORMAT_COUNT];
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_format fmt = (toid_format)f;
         double shared = burst_median(burst_shared, fmt, BURST);
@@ -307,7 +317,7 @@ int main(int argc, char **argv) {
         double sustained = 1e3 / median_of(one_text_shared, fmt);
         int saved = runs;
         runs = runs < 5 ? runs : 5;
-        double sp = median_of(speedup_private, fmt), ss = median_of(speedup_shared, fmt);
+        double sp = median_of(speedup_private, fmt), ss = spread_of(speedup_shared, fmt, &ss_lo[f], &ss_hi[f]);
         double spt = median_of(speedup_per_thread, fmt);
         runs = saved;
         char per[16] = "-";
@@ -316,6 +326,10 @@ int main(int argc, char **argv) {
         printf("%-20s %8.1f %8.1f %8.1f %8.1f %7.2f | %10.2f %7.2fx %7.2fx %8s\n", toid_format_get(fmt)->name,
                shared, priv, b, bt, shared / clk, sustained, sp, ss, per);
     }
+    printf("\n2 thr shared, the least and the greatest of the runs (the noise of the machine and its host):");
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        printf("%s %s %.2f-%.2f", f % 4 ? "," : "\n ", toid_format_get((toid_format)f)->name, ss_lo[f], ss_hi[f]);
+    printf("\n");
     int saved = runs;
     runs = 3;
     double nf = median_of(nanoflake_sustained, TOID_NANOFLAKE);
