@@ -12,11 +12,12 @@
  *  - a third thread that finds a turn asked for makes the generator MANY,
  *    and the asker then goes on without its turn;
  *  - a forked child does not hand its generator to the parent's asker.
- * The waits are made deterministic by the turns' constants: a turn of a few
- * IDs, and an owner judged stopped only after a generous idle time (20 ms
- * where two threads play: once the turns are done, the first thread to end
- * may leave the other waiting for its turn; a preempted owner is waited for
- * however long), or 1 ms where the test stops it.
+ * The waits are made deterministic by the turns' constants (a turn of a
+ * few IDs, and an owner judged stopped only after a generous idle time:
+ * 20 ms where two threads play, since once the turns are done the first
+ * thread to end may leave the other waiting for its turn; 1 ms where the
+ * test stops it), and by threads whose state the kernel reports the same
+ * way on every scheduler (running, sleeping, ended; starved: see below).
  * The one time the test measures is a lower bound (a wait of at least).
  * Built also under ThreadSanitizer (fewer turns).
  *   usage: test_turns [--list] [CASE...] [TURNS]
@@ -30,7 +31,6 @@
 #include <stdbool.h>
 #include <sched.h>
 #include <stdlib.h>
-#include <sys/sysinfo.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -56,7 +56,7 @@ static void set_turns(uint32_t ids, int64_t us, int64_t idle, int64_t patience) 
     toid__turn_patience_us = patience;
 }
 
-static void default_turns(void) { set_turns(1024, 40, 50, 10000); }
+static void default_turns(void) { set_turns(1024, 40, 50, 2000); }
 
 /* Turns of 8 IDs between two threads that play until `turns` were handed
  * over: only an owner that has ended (the first player done) is taken. */
@@ -139,8 +139,20 @@ static bool turns_to_play(const toid_gen *g) {
            __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) != OWNER_MANY;
 }
 
+/* Both players start their IDs together: a thread can start 100s of ms
+ * after pthread_create on a busy machine, and one player alone would fill
+ * the log without a turn. */
+static int players_in;
+
+static void start_together(void) {
+    __atomic_fetch_add(&players_in, 1, __ATOMIC_ACQ_REL);
+    while (__atomic_load_n(&players_in, __ATOMIC_ACQUIRE) % 2)
+        sched_yield();
+}
+
 static void *play(void *arg) {
     player *p = arg;
+    start_together();
     while (turns_to_play(p->g))
         if (!logged_id(p->g)) {
             p->full = true;
@@ -183,6 +195,7 @@ extern toid_gen *toid__ready[TOID_FORMAT_COUNT];
 static void *play_process_wide(void *arg) {
     toid_gen *g = arg;
     uint8_t id[TOID_BIN_MAX];
+    start_together();
     while (turns_to_play(g))
         if (toid_new(TOID_SCRU160, id) < 0) {
             __atomic_fetch_add(&log_errors, 1, __ATOMIC_RELAXED);
@@ -244,30 +257,46 @@ TEST_CASE(stopped_owner_before_any_turn) {
 /* An owner that made no ID for the idle time is waited for up to the
  * whole patience if it is only preempted: the kernel has it runnable, but
  * its CPU time hardly moves (taking g would end the turns for good over a
- * hiccup). It is taken at once if it sleeps or has ended, and at the
- * second look if it runs other code. Here the owner is a thread that has
+ * hiccup). It is taken at once if it sleeps or has ended, and after a few
+ * more looks if it runs other code. Here the owner is a thread that has
  * ended, and the test points the generator's note of the owner's kernel
  * thread id at a helper thread: one that spins (running), one that sleeps,
- * one that is starved (it yields the CPU it shares with a spinning hog, both
- * pinned there: runnable all the time, running almost never), or at the
- * asking thread itself (the note before the new owner has made its first
- * ID). */
+ * one that is starved, or at the asking thread itself (the note before the
+ * new owner has made its first ID). The starved helper shares one CPU with
+ * a spinning hog, both pinned there; it runs at SCHED_IDLE (the kernel's
+ * lowest weight) and yields whenever it does run: runnable all the time,
+ * running almost never, whatever the kernel's fair scheduler (a helper that
+ * only yields keeps its fair share on kernels whose yield does not give up
+ * the slice). */
 enum { HELPER_END, HELPER_SPIN, HELPER_SLEEP, HELPER_STARVED, ASKER_ITSELF };
 static int helper_mode;
 static long helper_tid;
 static int helper_cpu = -1;     /* HELPER_STARVED: the CPU it shares with the hog */
+static int hog_in;
 
 static void pin_to(int cpu) {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0)
-        abort();
+    CHECK_MSG(sched_setaffinity(0, sizeof set, &set) == 0, "pinned to CPU %d", cpu);
+}
+
+/* A CPU this process may use, other than the calling thread's if there is
+ * one (so that main's wait goes on beside the starved pair). */
+static int another_cpu(void) {
+    cpu_set_t set;
+    int here = sched_getcpu(), pick = here;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set) && (pick == here || c != here))
+                pick = c;
+    return pick;
 }
 
 static void *hog(void *arg) {
     (void)arg;
     pin_to(helper_cpu);
+    __atomic_store_n(&hog_in, 1, __ATOMIC_RELEASE);
     while (__atomic_load_n(&helper_mode, __ATOMIC_ACQUIRE) == HELPER_STARVED)
         ;
     return NULL;
@@ -275,8 +304,11 @@ static void *hog(void *arg) {
 
 static void *helper(void *arg) {
     (void)arg;
-    if (helper_mode == HELPER_STARVED)
+    if (helper_mode == HELPER_STARVED) {
         pin_to(helper_cpu);
+        struct sched_param idle = {0};
+        CHECK_MSG(sched_setscheduler(0, SCHED_IDLE, &idle) == 0, "SCHED_IDLE");
+    }
     __atomic_store_n(&helper_tid, (long)syscall(SYS_gettid), __ATOMIC_RELEASE);
     for (int m; (m = __atomic_load_n(&helper_mode, __ATOMIC_ACQUIRE)) != HELPER_END;)
         if (m == HELPER_SLEEP)
@@ -294,12 +326,21 @@ static toid_gen *stopped_owner(toid_format f, bool with_turns) {
     if (with_turns) {
         play_turns();
         turns = 4;
-        player a = {g, false}, b = {g, false};
-        pthread_t ta, tb;
-        pthread_create(&ta, NULL, play, &a);
-        pthread_create(&tb, NULL, play, &b);
-        pthread_join(ta, NULL);
-        pthread_join(tb, NULL);
+        /* the last asker may be stranded (play's note) and take g: again */
+        for (int tries = 0; tries < 5 && !owned_by_thread(g); tries++) {
+            if (tries) {
+                free(g);
+                g = new_gen(f);
+                log_start(f);
+            }
+            player a = {g, false}, b = {g, false};
+            pthread_t ta, tb;
+            pthread_create(&ta, NULL, play, &a);
+            pthread_create(&tb, NULL, play, &b);
+            pthread_join(ta, NULL);
+            pthread_join(tb, NULL);
+            CHECK(!a.full && !b.full);
+        }
         turns = 200;
         CHECK(g->h.turns.passed >= 4);
     } else {
@@ -321,8 +362,11 @@ static long wait_for_stopped_owner(toid_gen *g, int mode, int64_t patience_us) {
     } else {
         __atomic_store_n(&helper_mode, mode, __ATOMIC_RELEASE);
         if (mode == HELPER_STARVED) {
-            helper_cpu = sched_getcpu() == 0 && get_nprocs() > 1 ? 1 : 0;  /* another CPU than main's, if any */
+            helper_cpu = another_cpu();
+            __atomic_store_n(&hog_in, 0, __ATOMIC_RELAXED);
             pthread_create(&tg, NULL, hog, NULL);
+            while (!__atomic_load_n(&hog_in, __ATOMIC_ACQUIRE))
+                usleep(100);
         }
         pthread_create(&th, NULL, helper, NULL);
         while (!__atomic_load_n(&helper_tid, __ATOMIC_ACQUIRE))
