@@ -161,6 +161,18 @@ static void *play(void *arg) {
     return NULL;
 }
 
+/* Two players on g until the turns are played: true if neither filled
+ * the log first. */
+static bool play_game(toid_gen *g) {
+    player a = {g, false}, b = {g, false};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, play, &a);
+    pthread_create(&tb, NULL, play, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    return !a.full && !b.full;
+}
+
 TEST_CASE(two_threads_take_turns) {
     play_turns();
     for (int k = 0; k < TOID_FORMAT_COUNT; k++) {
@@ -170,14 +182,9 @@ TEST_CASE(two_threads_take_turns) {
         const char *name = toid_format_get(f)->name;
         toid_gen *g = new_gen(f);
         log_start(f);
-        player a = {g, false}, b = {g, false};
-        pthread_t ta, tb;
-        pthread_create(&ta, NULL, play, &a);
-        pthread_create(&tb, NULL, play, &b);
-        pthread_join(ta, NULL);
-        pthread_join(tb, NULL);
+        bool played = play_game(g);
         long calls, bad = log_disorder(&calls);
-        CHECK_MSG(!a.full && !b.full && log_errors == 0, "%s: %ld calls, %d errors, and %llu turns of %ld", name,
+        CHECK_MSG(played && log_errors == 0, "%s: %ld calls, %d errors, and %llu turns of %ld", name,
                   calls, log_errors, (unsigned long long)g->h.turns.passed, turns);
         CHECK_MSG(bad == 0, "%s: %ld of %ld IDs out of the one order", name, bad, calls);
         CHECK_MSG(g->h.turns.passed >= (uint64_t)turns, "%s: turns only, none taken before %ld (%llu)", name,
@@ -333,13 +340,7 @@ static toid_gen *stopped_owner(toid_format f, bool with_turns) {
                 g = new_gen(f);
                 log_start(f);
             }
-            player a = {g, false}, b = {g, false};
-            pthread_t ta, tb;
-            pthread_create(&ta, NULL, play, &a);
-            pthread_create(&tb, NULL, play, &b);
-            pthread_join(ta, NULL);
-            pthread_join(tb, NULL);
-            CHECK(!a.full && !b.full);
+            CHECK(play_game(g));
         }
         turns = 200;
         CHECK(g->h.turns.passed >= 4);
