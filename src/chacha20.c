@@ -4,7 +4,7 @@
  * with NEON on aarch64 (every ARMv8-A core), otherwise portable C with the
  * blocks as lanes of arrays; and 16 at once
  * for the CSPRNG's refill: with AVX-512 where CPUID has it (toid_simd_select
- * level 3), else with AVX2 (level 2; two interleaved sets of 8), else four times 4.
+ * level 3), else with AVX2 (level 2; two sets of 8), else four times 4.
  * All are checked against the one-block function. */
 #include "os.h"
 #include "simd.h"
@@ -171,56 +171,68 @@ static void blocks_neon(const uint32_t key[8], uint32_t counter, const uint32_t 
 #include <immintrin.h>
 
 /* AVX2: 16 blocks as two sets of 8 (x: blocks 0..7, y: 8..15), one ymm
- * register per state word and set (the 8 blocks in its 8 lanes). The
+ * value per state word and set (the 8 blocks in its 8 lanes). The
  * rotations by 16 and 8 are byte shuffles, 12 and 7 two shifts and an or.
- * On the way out, per set, a 4x4 transpose per 128-bit half: the low half
- * holds blocks 0..3, the high half 4..7. Compiled for AVX2 alone; called
- * only where CPUID has it.
- * Why two sets: on Zen 5 a vector add, xor, shift or shuffle has a latency
- * of 2 cycles, and a quarter round is a chain of 14 dependent steps, so one
- * set's 4 independent quarter rounds leave the ALUs half idle: 8 blocks in
- * registers are bound at about 0.33 ns/B (20 x 14 x 2 cycles per 512 bytes
- * at 3.3 GHz, an estimate). The former 8-block kernel, called twice, also had 18
- * values for 16 registers, and gcc's spills (14 stores and 13 reloads a
- * double round) landed on that chain: 0.49 ns/B. With two sets interleaved
- * the out-of-order core has two independent chains; their 32 words cannot
- * live in 16 registers, so the state stays in memory and each quarter
- * round loads its 4 words of both sets, works on them in 10 registers and
- * stores them back (64 stores a double round of 16 blocks, no other
- * spills). The empty asm statement tells the compiler that the arrays are
- * read and written there; without it gcc keeps them in registers and
- * spills at its own choosing (the kernel alone in a loop: 0.43 ns/B
- * against 0.35).
- * `bench_rng 9 64` (median of 9), Zen 5 EPYC: 0.42 ns/B against 0.49 for
- * the former kernel, both through the CSPRNG's buffer; 0.36 since large
- * draws skip it (entropy.c), about the kernel alone in a loop (0.35). */
+ * Compiled for AVX2 alone; called only where CPUID has it.
+ * Why it is laid out so (measured on the Zen 5 EPYC of the bench figures,
+ * 3.5 GHz, where every vector add, xor, shift and shuffle has a latency of
+ * 2 cycles):
+ * - Two sets: a quarter round is a chain of 14 dependent steps, and a
+ *   chain of quarter rounds takes 29 cycles each, so one set's 4
+ *   independent quarter rounds leave the ALUs idle (one set alone: about
+ *   0.39 ns/B). Two sets are bound by the ALUs instead: the shifts and
+ *   shuffles (6 of a quarter round's 16 steps) share 2 pipes.
+ * - Where the words live: 32 words do not fit in 16 registers. Only b is
+ *   on the chain from one quarter round to the next (it is needed at the
+ *   first step and finished at the last); a, d and c are finished 6, 4 and
+ *   3 steps earlier and needed 0, 1 and 3 steps later, slack enough for
+ *   a store and a load (about 9 cycles here). So the 8 b words stay in
+ *   registers for the whole function, and each quarter round loads its a,
+ *   c and d from memory and stores them back; the empty asm statement
+ *   keeps gcc to that (without it gcc keeps what it likes in registers and
+ *   spills at its own choosing, onto the chain).
+ * - The order: a whole column round of x, then of y, then the diagonal
+ *   round of x, then of y. While one set's round is being issued the
+ *   other's is running. Alternating the sets quarter round by quarter
+ *   round measured 0.32 ns/B against 0.27 (the kernel alone in a loop).
+ * - No input array: the state is built from broadcasts and the input added
+ *   back from broadcasts at the end. A copied input array was written with
+ *   8-byte stores and read with 32-byte loads, which store forwarding
+ *   cannot serve (about 60 cycles a call).
+ * The figures are gcc's (-O3, Debian's compiler for this build); clang
+ * unrolls the loop and spills more (0.32 ns/B).
+ * `bench_rng 9 64` (median of 9): 0.29 ns/B, was 0.36. */
 #define AVX2 __attribute__((target("avx2")))
 #define ROT8(v, n) _mm256_or_si256(_mm256_slli_epi32(v, n), _mm256_srli_epi32(v, 32 - (n)))
-#define AQR(a, b, c, d)                                                                    \
-    a = _mm256_add_epi32(a, b); d = _mm256_shuffle_epi8(_mm256_xor_si256(d, a), rot16);     \
-    c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = ROT8(b, 12);                \
-    a = _mm256_add_epi32(a, b); d = _mm256_shuffle_epi8(_mm256_xor_si256(d, a), rot8);      \
-    c = _mm256_add_epi32(c, d); b = _mm256_xor_si256(b, c); b = ROT8(b, 7)
-/* The quarter round on words a, b, c, d of both sets, from memory to memory. */
-#define AQR2(a, b, c, d)                                                                   \
-    do {                                                                                   \
-        __m256i xa = x[a], xb = x[b], xc = x[c], xd = x[d];                                \
-        __m256i ya = y[a], yb = y[b], yc = y[c], yd = y[d];                                \
-        AQR(xa, xb, xc, xd);                                                               \
-        AQR(ya, yb, yc, yd);                                                               \
-        x[a] = xa; x[b] = xb; x[c] = xc; x[d] = xd;                                        \
-        y[a] = ya; y[b] = yb; y[c] = yc; y[d] = yd;                                        \
-        __asm__("" : "+m"(x), "+m"(y));                                                    \
+/* The quarter round on words a, b, c, d of set s (x or y): b is the
+ * register B, a, c and d are read from s and written back to it. */
+#define BQR(s, B, a, c, d)                                                                  \
+    do {                                                                                    \
+        __m256i va = s[a], vc = s[c], vd = s[d];                                            \
+        va = _mm256_add_epi32(va, B); vd = _mm256_shuffle_epi8(_mm256_xor_si256(vd, va), rot16); \
+        vc = _mm256_add_epi32(vc, vd); B = ROT8(_mm256_xor_si256(B, vc), 12);             \
+        va = _mm256_add_epi32(va, B); vd = _mm256_shuffle_epi8(_mm256_xor_si256(vd, va), rot8);  \
+        vc = _mm256_add_epi32(vc, vd); B = ROT8(_mm256_xor_si256(B, vc), 7);              \
+        s[a] = va; s[c] = vc; s[d] = vd;                                                    \
+        __asm__("" : "+m"(s));                                                              \
     } while (0)
+/* One set's column round and diagonal round; its b words are s##4..s##7. */
+#define COLUMNS(s)                                                                          \
+    BQR(s, s##4, 0, 8, 12); BQR(s, s##5, 1, 9, 13); BQR(s, s##6, 2, 10, 14); BQR(s, s##7, 3, 11, 15)
+#define DIAGONALS(s)                                                                        \
+    BQR(s, s##5, 0, 10, 15); BQR(s, s##6, 1, 11, 12); BQR(s, s##7, 2, 8, 13); BQR(s, s##4, 3, 9, 14)
 
-/* x + in as 8 blocks of keystream at out. */
-AVX2 static void store8_avx2(const __m256i x[16], const __m256i in[16], uint8_t *out) {
+/* x plus the input (words, its counter word ctr) as 8 blocks of keystream
+ * at out: a 4x4 transpose per 128-bit half (the low half holds blocks 0..3,
+ * the high half 4..7), then the halves joined for 32-byte stores. */
+AVX2 static void store8_avx2(const __m256i x[16], const uint32_t words[16], __m256i ctr, uint8_t *out) {
     __m256i q[4][4];     /* q[w/4][b]: words w..w+3 of block b (low half) and block b + 4 (high half) */
     for (int w = 0; w < 16; w += 4) {
-        __m256i a0 = _mm256_add_epi32(x[w], in[w]), a1 = _mm256_add_epi32(x[w + 1], in[w + 1]);
-        __m256i a2 = _mm256_add_epi32(x[w + 2], in[w + 2]), a3 = _mm256_add_epi32(x[w + 3], in[w + 3]);
-        __m256i t0 = _mm256_unpacklo_epi32(a0, a1), t1 = _mm256_unpacklo_epi32(a2, a3);
-        __m256i t2 = _mm256_unpackhi_epi32(a0, a1), t3 = _mm256_unpackhi_epi32(a2, a3);
+        __m256i a[4];
+        for (int i = 0; i < 4; i++)
+            a[i] = _mm256_add_epi32(x[w + i], w + i == 12 ? ctr : _mm256_set1_epi32((int)words[w + i]));
+        __m256i t0 = _mm256_unpacklo_epi32(a[0], a[1]), t1 = _mm256_unpacklo_epi32(a[2], a[3]);
+        __m256i t2 = _mm256_unpackhi_epi32(a[0], a[1]), t3 = _mm256_unpackhi_epi32(a[2], a[3]);
         q[w / 4][0] = _mm256_unpacklo_epi64(t0, t1);
         q[w / 4][1] = _mm256_unpackhi_epi64(t0, t1);
         q[w / 4][2] = _mm256_unpacklo_epi64(t2, t3);
@@ -241,20 +253,23 @@ AVX2 static void blocks_avx2(const uint32_t key[8], uint32_t counter, const uint
                                            2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
     const __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
                                           3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
-    __m256i in[16], x[16], y[16];
+    __m256i x[16], y[16];
     for (int i = 0; i < 16; i++)
-        in[i] = _mm256_set1_epi32((int)words[i]);
-    in[12] = _mm256_add_epi32(_mm256_set1_epi32((int)counter), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    for (int i = 0; i < 16; i++)
-        x[i] = y[i] = in[i];
-    y[12] = _mm256_add_epi32(in[12], _mm256_set1_epi32(8));
+        x[i] = y[i] = _mm256_set1_epi32((int)words[i]);
+    const __m256i cx = _mm256_add_epi32(_mm256_set1_epi32((int)counter), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i cy = _mm256_add_epi32(cx, _mm256_set1_epi32(8));     /* the counters of blocks 8..15 */
+    x[12] = cx;
+    y[12] = cy;
+    __m256i x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
+    __m256i y4 = x4, y5 = x5, y6 = x6, y7 = x7;
     for (int r = 0; r < 10; r++) {
-        AQR2(0, 4, 8, 12); AQR2(1, 5, 9, 13); AQR2(2, 6, 10, 14); AQR2(3, 7, 11, 15);
-        AQR2(0, 5, 10, 15); AQR2(1, 6, 11, 12); AQR2(2, 7, 8, 13); AQR2(3, 4, 9, 14);
+        COLUMNS(x); COLUMNS(y);
+        DIAGONALS(x); DIAGONALS(y);
     }
-    store8_avx2(x, in, out);
-    in[12] = _mm256_add_epi32(in[12], _mm256_set1_epi32(8));     /* the counters of blocks 8..15 */
-    store8_avx2(y, in, out + 8 * 64);
+    x[4] = x4; x[5] = x5; x[6] = x6; x[7] = x7;
+    y[4] = y4; y[5] = y5; y[6] = y6; y[7] = y7;
+    store8_avx2(x, words, cx, out);
+    store8_avx2(y, words, cy, out + 8 * 64);
 }
 
 /* AVX-512: 16 blocks, one zmm register per state word; rotations are one

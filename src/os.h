@@ -17,7 +17,7 @@ void toid__chacha20_block(const uint32_t key[8], uint32_t counter, const uint32_
 void toid__chacha20_blocks(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                            uint8_t *out) TOID__HIDDEN;
 /* 16 consecutive blocks (1024 bytes): AVX-512 where the CPU has it and
- * toid_simd_select allows it, else two interleaved sets of 8 with AVX2, else four times
+ * toid_simd_select allows it, else two sets of 8 with AVX2, else four times
  * toid__chacha20_blocks. */
 void toid__chacha20_blocks16(const uint32_t key[8], uint32_t counter, const uint32_t nonce[3],
                              uint8_t *out) TOID__HIDDEN;
