@@ -201,9 +201,9 @@ static void blocks_neon(const uint32_t key[8], uint32_t counter, const uint32_t 
  *   back from broadcasts at the end. A copied input array was written with
  *   8-byte stores and read with 32-byte loads, which store forwarding
  *   cannot serve (about 60 cycles a call).
- * The figures are gcc's (-O3, Debian's compiler for this build); clang
- * unrolls the loop and spills more (0.32 ns/B).
- * `bench_rng 9 64` (median of 9): 0.29 ns/B, was 0.36. */
+ * `bench_rng 9 64` (median of 9): 0.29 ns/B with gcc -O3 (Debian's
+ * compiler, this build's default), was 0.36; a clang build: 0.31 (it keeps
+ * more of the state in memory). */
 #define AVX2 __attribute__((target("avx2")))
 #define ROT8(v, n) _mm256_or_si256(_mm256_slli_epi32(v, n), _mm256_srli_epi32(v, 32 - (n)))
 /* The quarter round on words a, b, c, d of set s (x or y): b is the
