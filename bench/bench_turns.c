@@ -89,8 +89,6 @@ typedef struct figures {
     double noise_one, noise_two;    /* share of time in gaps over NOISE_NS */
 } figures;
 
-static int cmp_double(const void *a, const void *b) { return bench_cmp(a, b); }
-
 static void one_thread(double ns_per_tick, figures *fg) {
     const uint64_t *t = stamps[0];
     double quiet = 0, noise = 0;
@@ -156,8 +154,7 @@ static void two_threads(double ns_per_tick, figures *fg) {
     fg->two = quiet / (double)n_quiet;
     fg->in_turn = n_turn ? turn_sum / (double)n_turn : 0;
     long kept = switches < (long)(sizeof gaps / sizeof gaps[0]) ? switches : (long)(sizeof gaps / sizeof gaps[0]);
-    qsort(turn_gaps, (size_t)n_turn, sizeof turn_gaps[0], cmp_double);
-    double median_turn_gap = n_turn ? turn_gaps[n_turn / 2] : 0;
+    double median_turn_gap = n_turn ? bench_median(turn_gaps, (int)n_turn) : 0;
     fg->gap_median = kept ? bench_median(gaps, (int)kept) : 0;
     fg->gap_mean = switches ? in_switches / (double)switches : 0;
     fg->first_extra = switches ? first_sum / (double)switches - FIRST * median_turn_gap : 0;
