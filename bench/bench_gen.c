@@ -6,9 +6,9 @@
  * ms tick, so a format's per-ms ceiling (nanoflake 4096 IDs/ms, ulid-flake-
  * scalable ~128) does not count as cost; the sustained rate of a tight loop
  * on the shared generator, which does include the ceiling; and 2 threads —
- * each with its own generator, and both on one generator — as a speed-up
- * over one thread (with its own generator; alone on that one generator, which
- * it then owns); and 2 threads on the process-wide generator made one per
+ * each with its own generator, and both on one generator, and 4 on one —
+ * as a speed-up over one thread (with its own generator; alone on that one
+ * generator, which it then owns); and 2 threads on the process-wide generator made one per
  * thread (TOID_GEN_PER_THREAD: ULID, UUIDv7, SCRU160) over one thread in the
  * same mode. Nanoflake's sustained rate per generator id is measured over a
  * full second.
@@ -185,7 +185,7 @@ static void *thread_main(void *arg) {
 
 /* Runs the jobs, a thread each: IDs per second of them all. */
 static double run_jobs(job *jobs, int threads) {
-    pthread_t th[2];
+    pthread_t th[4];
     uint64_t t0 = bench_now_ns();
     for (int i = 0; i < threads; i++)
         pthread_create(&th[i], NULL, thread_main, &jobs[i]);
@@ -194,11 +194,12 @@ static double run_jobs(job *jobs, int threads) {
     return (double)threads * (double)ops * 1e9 / (double)(bench_now_ns() - t0);
 }
 
-/* IDs per second with `threads` threads; per_thread: private generators,
- * else one fresh thread-safe generator for all (one thread alone then owns
- * it: no lock; two take turns as its owner, each turn ~1024 IDs) */
+/* IDs per second with `threads` threads (up to 4; private generators for
+ * up to 2); per_thread: private generators, else one fresh thread-safe
+ * generator for all (one thread alone then owns it: no lock; with more, the
+ * lock or the compare-and-swap) */
 static double rate(toid_format f, int threads, int per_thread) {
-    job jobs[2];
+    job jobs[4];
     if (!per_thread)
         init_gen(&one_room.u.g, f, 0, 0);
     for (int i = 0; i < threads; i++) {
@@ -263,6 +264,7 @@ static double speedup_per_thread(toid_format f) {
 
 static double speedup_private(toid_format f) { return rate(f, 2, 1) / rate(f, 1, 1); }
 static double speedup_shared(toid_format f) { return rate(f, 2, 0) / rate(f, 1, 0); }
+static double speedup_shared4(toid_format f) { return rate(f, 4, 0) / rate(f, 1, 0); }
 
 /* nanoflake: IDs per second from one generator id over one second */
 static double nanoflake_sustained(toid_format f) {
@@ -303,10 +305,10 @@ int main(int argc, char **argv) {
            "IDs have one order, so its line changes threads whenever the calling thread does\n\n",
            hand, 1e3 / hand);
     printf("ns per ID: medians of %d bursts after a ms tick (%d IDs; batches: one of 64)\n", BURSTS, BURST);
-    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s\n", "format", "text", "text", "batch64", "batch64",
-           "text/", "sustained", "2 thr", "2 thr", "2 thr");
-    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s\n", "", "shared", "private", "binary", "+text",
-           "clock", "M IDs/s", "own gen", "shared", "per-thr");
+    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s %8s\n", "format", "text", "text", "batch64", "batch64",
+           "text/", "sustained", "2 thr", "2 thr", "4 thr", "2 thr");
+    printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s %8s\n", "", "shared", "private", "binary", "+text",
+           "clock", "M IDs/s", "own gen", "shared", "shared", "per-thr");
     double ss_lo[TOID_FORMAT_COUNT], ss_hi[TOID_FORMAT_COUNT];
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_format fmt = (toid_format)f;
@@ -318,13 +320,14 @@ int main(int argc, char **argv) {
         int saved = runs;
         runs = runs < 5 ? runs : 5;
         double sp = median_of(speedup_private, fmt), ss = spread_of(speedup_shared, fmt, &ss_lo[f], &ss_hi[f]);
+        double s4 = median_of(speedup_shared4, fmt);
         double spt = median_of(speedup_per_thread, fmt);
         runs = saved;
         char per[16] = "-";
         if (spt > 0)
             snprintf(per, sizeof per, "%.2fx", spt);
-        printf("%-20s %8.1f %8.1f %8.1f %8.1f %7.2f | %10.2f %7.2fx %7.2fx %8s\n", toid_format_get(fmt)->name,
-               shared, priv, b, bt, shared / clk, sustained, sp, ss, per);
+        printf("%-20s %8.1f %8.1f %8.1f %8.1f %7.2f | %10.2f %7.2fx %7.2fx %7.2fx %8s\n",
+               toid_format_get(fmt)->name, shared, priv, b, bt, shared / clk, sustained, sp, ss, s4, per);
     }
     printf("\n2 thr shared, the least and the greatest of the runs (the noise of the machine and its host):");
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)

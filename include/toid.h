@@ -831,15 +831,6 @@ typedef struct toid_gen_config {
     uint32_t flags;             /* TOID_GEN_* */
 } toid_gen_config;
 
-/* Private: a generator's turns (TOID_GEN_SHARED ones, which never have
- * turns, keep their mutex in the same bytes). */
-typedef struct toid__turns {
-    uint64_t passed;            /* turns the owners handed over */
-    uint64_t owner_tid;         /* the owner's kernel thread id, 0 if not known */
-    uint64_t want;              /* the thread waiting for the owner's turn, 0 if none */
-    uint64_t due;               /* the turn ends when busy reaches it (a uint32_t count) */
-} toid__turns;
-
 /* A generator's small state (private members). */
 typedef struct toid_gen_head {
     toid_gen_config cfg;        /* resolved */
@@ -852,17 +843,14 @@ typedef struct toid_gen_head {
     uint64_t word;              /* the whole state in one word, for the formats updated by CAS */
     int lock;
     uint32_t state;             /* private flags */
-    uint64_t owner;             /* the one thread using it without atomics, or none / several / UNLOCKED */
-    uint32_t busy;              /* odd while the owner makes an ID; + 2 each ID */
+    uint64_t owner;             /* the one thread using it without atomics, or none / MANY / REVOKING / UNLOCKED */
+    uint32_t busy;              /* the owner's count: odd inside an ID, + 2 each ID */
     uint32_t tick_ns;           /* the owner's: where ms tick_ms starts, tick_ns into second tick_sec */
     int64_t tick_sec;
     int64_t tick_ms;            /* INT64_MAX: none */
     int64_t fence_ms;           /* TOID_GEN_SHARED: the latest ms the lock holder may issue */
     uint32_t repair;            /* TOID_GEN_SHARED: a lock holder died, state to repair */
-    union {
-        uint64_t shared_lock[8];  /* TOID_GEN_SHARED: a robust process-shared mutex */
-        toid__turns turns;        /* the others: who waits for the owner */
-    };
+    uint64_t shared_lock[8];    /* TOID_GEN_SHARED: a robust process-shared mutex */
 } toid_gen_head;
 
 /*
@@ -957,19 +945,21 @@ TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
  * The next ID from g by the clock and the library's CSPRNG: thread-safe
  * (unless TOID_GEN_UNLOCKED). While one thread alone uses g, its IDs take no
  * atomic read-modify-write (the generator is that thread's until a second
- * thread calls. That call asks for a turn: if the first thread is making
- * IDs, it hands g over after about 1024 of them or 40 us, and the two go on
- * in such turns. Otherwise, or when a third thread calls, the call waits for
- * the owner's ID in progress, once, with one membarrier(2), and g takes the
- * lock-free or locked path below for good; without membarrier(2) it does so
- * from the start). Then: lock-free
+ * thread calls. That call waits for the owner's ID in progress, once, with
+ * one membarrier(2), and g takes the lock-free or locked path below for
+ * good; without membarrier(2) it does so from the start). Then: lock-free
  * compare-and-swap for the formats whose state fits one word (nanoflake,
  * ulid-flake, ulid-flake-scalable, uid11-seq, scru160), a short lock
  * otherwise, never held across a system call; fork-safe; applies the wait
  * policies. Not async-signal-safe: a call from a signal handler that
  * interrupted its own thread's call on the same generator fails with
  * TOID_EINVAL where it can tell (the owner's path), and may wait for ever
- * otherwise (the lock). With TOID_GEN_SHARED also safe from
+ * otherwise (the lock). Cancellation-safe: no call is a cancellation point
+ * while it makes an ID (pthread_cancel acts before or after it). A thread
+ * must not leave a call by any other way: longjmp out of a signal handler
+ * that interrupted it, or pthread_exit from one, leaves g as if the call
+ * never ended, and every later call on g from another thread waits for
+ * ever. With TOID_GEN_SHARED also safe from
  * several processes (the lock is then a robust process-shared mutex, which
  * may sleep in the kernel); returns the repair's error (TOID_EENTROPY,
  * TOID_ERANGE) in the rare case that repairing after a dead holder fails.
@@ -1013,7 +1003,16 @@ TOID_API int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made)
  * epoch; also re-arms a node format in a forked child), or with
  * TOID_GEN_PER_THREAD makes it one per thread (each thread's next ID starts
  * its generator afresh with cfg; a call without the flag makes it one again).
- * Not to be called while other threads generate IDs of that format.
+ * Order across the call: with the same epoch, node and counter usage (any
+ * other setting may change: policies, bounds, entropy size) the generator
+ * goes on from its last ID, and every later ID sorts above every earlier
+ * one. A new epoch, node or counter usage starts a new stream: its IDs are
+ * of another space (a nanoflake of another node, or whose time counts from
+ * another epoch) and may sort below, or with a new epoch even equal, IDs
+ * made before the call; keep such streams apart. TOID_GEN_PER_THREAD's
+ * generators start afresh too (each thread's IDs are in order, not the
+ * process's), and the one generator after them goes on from its own last
+ * ID, not theirs. Not to be called while other threads generate IDs of that format.
  * TOID_EINVAL with TOID_GEN_UNLOCKED or TOID_GEN_SHARED (these generators
  * are per process), or TOID_GEN_PER_THREAD for a format that does not take
  * it. */

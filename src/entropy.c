@@ -14,7 +14,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/random.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define BLOCKS 16         /* toid__chacha20_blocks16 */
 #define RESEED_BYTES (1u << 20)
@@ -82,13 +83,18 @@ static rng *state(void) {
     return tls;
 }
 
-/* All n bytes from getrandom: retries EINTR and short reads. */
+/* All n bytes from getrandom: retries EINTR and short reads. The raw system
+ * call, not glibc's getrandom(): that one is a cancellation point, and this
+ * runs inside an ID (the owner's path reseeds there), where a thread
+ * cancelled would leave its generator's busy count odd for ever and every
+ * other thread of the generator waiting for it (issue 25). syscall() is not
+ * a cancellation point. */
 static int fill_os(void *buf, size_t n) {
     uint8_t *p = buf;
     int zero_reads = 0;
     while (n) {
         toid__getrandom_fn fn = __atomic_load_n(&getrandom_hook, __ATOMIC_ACQUIRE);
-        ssize_t r = fn ? fn(p, n, 0) : getrandom(p, n, 0);
+        ssize_t r = fn ? fn(p, n, 0) : syscall(SYS_getrandom, p, n, 0);
         if (r < 0) {
             if (errno == EINTR)
                 continue;

@@ -15,6 +15,16 @@
 
 #define TOID__HIDDEN __attribute__((visibility("hidden")))
 
+/* The library's invariants, stated where they must hold: checked in a debug
+ * build (no NDEBUG: CMAKE_BUILD_TYPE=Debug, which the sanitizer CI build
+ * is), compiled away in a release build. */
+#ifdef NDEBUG
+#define TOID__ASSERT(cond) ((void)0)
+#else
+#include <assert.h>
+#define TOID__ASSERT(cond) assert(cond)
+#endif
+
 struct toid__core;
 
 /* One sub-field of the value: `width` bits whose lowest is bit `shift`. */

@@ -9,7 +9,6 @@
 #include "simd.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/futex.h>
 #include <linux/membarrier.h>
 #include <pthread.h>
@@ -143,8 +142,6 @@ int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
                  : (c.flags & TOID_GEN_SHARED)  ? TOID__OWNER_MANY
                                                 : TOID__OWNER_NONE;
     g->h.busy = 0;
-    if (!(c.flags & TOID_GEN_SHARED))
-        g->h.turns = (toid__turns){0};
     g->h.state = TOID__GEN_READY;
     return 0;
 }
@@ -173,6 +170,7 @@ static int make_tick(toid__core *c, const toid__format *fmt, int64_t ms, unsigne
     /* before the epoch wraps to 2^64 - d, which has bits above ts_bits too */
     if (((uint64_t)ms - (uint64_t)g->epoch_ms) >> fmt->info.ts_bits)
         return TOID_ERANGE;
+    TOID__ASSERT(g->last_ms == INT64_MIN || ms >= g->last_ms || (c->status & TOID_ST_RESET));
     t->ms = ms;
     t->micros = micros;
     t->same = ms == g->last_ms;
@@ -284,9 +282,17 @@ static void sleep_us(long us) {
  * the largest cost of an ID after the clock read (6.5 ns of ~55 here). So the
  * first thread to make an ID owns the generator (g->h.owner = its thread
  * pointer) and makes its IDs with plain loads and stores, bracketed by
- * g->h.busy. A call from another thread asks for a turn (below), or takes
- * g from its owner for good: from then on (MANY) every thread takes the
- * lock or the compare-and-swap.
+ * g->h.busy. The first call from any other thread takes g from its owner
+ * for good: from then on (MANY) every thread takes the lock or the
+ * compare-and-swap. g->h.owner only ever moves NONE -> a thread ->
+ * REVOKING -> MANY (and back to NONE in a forked child's reset), so a
+ * thread that has lost g never gets it back, and only the owner ever
+ * writes busy while busy matters. (Until issue 25 a second thread could
+ * also be handed the generator for a turn and hand it back; the owner
+ * could then change while a thread was between reading it and using the
+ * state, and one such window made duplicates. The turns bought two busy
+ * threads on one generator ~0.9x one thread's rate instead of ~0.7x;
+ * TOID_GEN_PER_THREAD gives ~1.9x.)
  *
  * The taking (revocation) is an asymmetric Dekker handshake. The owner makes
  * busy odd, then reads owner (only a compiler barrier between). The revoker
@@ -298,70 +304,25 @@ static void sleep_us(long us) {
  * fence per ID; the revoker pays one system call, once per generator. Claims
  * and the move to REVOKING are made holding the lock, so they are ordered
  * with each other and with every locked ID; the wait is made without it (see
- * disown). REVOKING rather than MANY while the revoker waits keeps the other
- * threads off the state (the compare-and-swap formats' word included) until
- * the owner's last plain store is out: they see neither MANY nor themselves,
- * and wait for MANY.
+ * disown). REVOKING rather than MANY while the revoker waits keeps every
+ * thread off the state (the compare-and-swap formats' word included: it is
+ * the state of record only from MANY on, when disown has packed the owner's
+ * head into it) until the owner's last plain store is out: they see neither
+ * MANY nor themselves, and wait for MANY. A taken owner that was between
+ * reading owner and making busy odd writes busy once more after the taking;
+ * harmless, since nobody reads busy after MANY.
  *
- * Turns. Two threads that both make IDs all the time would, with the lock or
- * the compare-and-swap, pass the state's cache lines between their cores
- * every few IDs, and each ID would also pay the atomic. Instead the second
- * thread asks for a turn: holding the lock, it writes its name into
- * g->h.turns.want and the busy count at which the owner's turn is due
- * (toid__turn_ids IDs away). The owner, leaving each ID, reads want (a line
- * the asker only reads while it waits, so it stays in both cores); once the
- * count is reached, or the asker has waited toid__turn_us and made it due
- * now, the owner hands g over: a compare-and-swap of owner from itself to
- * the asker (release: its plain stores to the state go with it), then
- * want = 0. The asker, seeing want cleared, reads owner (acquire) and makes
- * its IDs as the owner, and hands g back the same way when asked. A turn
- * costs a few cache-line moves and the asker's noticing (~1.5 us here),
- * against a thousand IDs made with plain stores. No membarrier is needed:
- * the owner hands g over itself, outside any ID.
- *
- * An asker does not wait for ever for an owner that has stopped: if busy
- * has not moved in toid__turn_idle_us (and is even: not inside an ID), or
- * after toid__turn_patience_us in all, it takes g by force as above, and g
- * is MANY for good, as it is when a third thread finds a turn already asked
- * for. But an owner that is only preempted (the kernel has it runnable, in
- * /proc/self/task/TID/stat, and its CPU time, read by its thread CPU
- * clock, hardly moves: it waits for a CPU, or its virtual CPU does) is
- * waited for up to the patience: taking g would end the turns for good over
- * a hiccup. Two threads that both make IDs on a 2-CPU machine are each
- * preempted now and then (kernel threads, other processes); when that was
- * judged only after the first turn, a few runs in a hundred here went MANY
- * before it. An owner that sleeps or has ended (or a /proc that cannot
- * tell) is taken at the first look; one that runs other code (its CPU time
- * grows by a quarter of the time or more) after RUNNING_LOOKS more. The
- * patience, 2 ms, is shorter than a scheduler's slice (~3 ms) on purpose:
- * on a machine with more threads to run than CPUs, an owner is preempted
- * for slices at a time, nobody makes IDs while the asker waits, and MANY
- * (whichever thread runs makes its IDs) is the faster mode. A review's
- * harness with two CPU hogs: a median round of two threads took 1.38 s
- * with a 10 ms patience against 32 ms with 2 ms. A
- * taking must end in MANY: an owner that loses g by force may be between
- * reading owner and making busy odd, and its stores to busy would
- * then go on after the taking, so no thread may own g after it. Only one
- * thread moves owner away from a thread at a time: the owner by its
- * compare-and-swap to the asker, a taker by its compare-and-swap to REVOKING
- * (holding the lock); whichever loses sees the other's. A taker that wins
- * clears want (an asker then finds owner neither itself nor a thread, and
- * waits for MANY).
+ * Cancellation: nothing inside an ID is a cancellation point (the CSPRNG
+ * reseeds by the raw system call), and disown, which every other thread of
+ * g waits for, runs with cancellation disabled. A thread that leaves an ID
+ * any other way (longjmp out of a signal handler, pthread_exit in one) is
+ * not supported: toid.h says so.
  *
  * Without membarrier(2) (Linux < 4.14, a seccomp filter) nothing is owned: a
  * claim gives MANY. A new thread may reuse an exited thread's pointer, and
  * so its ownership: harmless, the exited thread is out of any ID. */
 int toid__test_owner_off;    /* tests: claims give MANY, as without membarrier(2) */
 int toid__test_nobodys_one_off; /* tests: gen_owner.h's path declines for a nobody's generator (lock or CAS) */
-
-/* The turns' constants (see above; tests set them). A turn of ~40 us makes
- * its cost a few per cent; longer turns gained nothing measurable here
- * (bench_gen) and make the asker wait longer. */
-uint32_t toid__turn_ids = 1024;
-int64_t toid__turn_us = 40;
-int64_t toid__turn_idle_us = 50;        /* 0: never judge an owner idle */
-int64_t toid__turn_patience_us = 2000;
-#define RUNNING_LOOKS 4     /* an owner running other code is judged over 4 idle times */
 
 static long membarrier(int cmd) { return syscall(SYS_membarrier, cmd, 0, 0); }
 
@@ -382,12 +343,28 @@ static bool barrier_ready(void) {
     return st > 0 && !__atomic_load_n(&toid__test_owner_off, __ATOMIC_RELAXED);
 }
 
+/* Waits while g->h.owner reads REVOKING: spins a little, then sleeps (the
+ * revoker waits in turn for an owner that may be preempted). */
+static void wait_revoked(toid_gen *g) {
+    for (int spins = 0; __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++) {
+        if (spins < 100)
+            cpu_relax();
+        else
+            sleep_us(50);
+    }
+}
+
 /* Takes g from its owner, once g->h.owner reads REVOKING (which the caller
  * stored holding the lock, and only it), for good. Not holding the lock:
  * the wait may be long (the owner preempted inside an ID, or in a system
  * call to reseed its CSPRNG), and a fork() meanwhile must not leave the
- * child's copy of the lock held by a thread it does not have. */
+ * child's copy of the lock held by a thread it does not have. Cancellation
+ * is disabled throughout (its sleep is a cancellation point): a revoker
+ * cancelled here would leave g REVOKING, and every thread of g waiting. */
 static __attribute__((noinline)) void disown(toid_gen *g) {
+    int cancel;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+    TOID__ASSERT(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == TOID__OWNER_REVOKING);
     if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
         sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
     for (int spins = 0; __atomic_load_n(&g->h.busy, __ATOMIC_ACQUIRE) & 1u; spins++) {
@@ -397,222 +374,59 @@ static __attribute__((noinline)) void disown(toid_gen *g) {
             sleep_us(50);   /* the owner was preempted in its ID: let it run, whatever our priority */
     }
     const toid__format *fmt = toid__format_of(g->h.cfg.format);
-    if (fmt->pack)          /* the head was the state of record: now the word is */
-        __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELAXED);
+    if (fmt->pack) {        /* the head was the state of record: now the word is */
+        uint64_t w = fmt->pack(&g->h);
+#ifndef NDEBUG
+        toid_gen_head back = *&g->h;   /* the word holds the whole state */
+        fmt->unpack(w, &back);
+        TOID__ASSERT(back.last_ms == g->h.last_ms && fmt->pack(&back) == w);
+#endif
+        __atomic_store_n(&g->h.word, w, __ATOMIC_RELAXED);
+    }
     __atomic_store_n(&g->h.owner, TOID__OWNER_MANY, __ATOMIC_RELEASE);
-}
-
-void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) {
-    uint64_t w = __atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE);
-    if (w == 0 || w == me)      /* me: our own ask, granted; the giver clears it */
-        return;
-    if ((int32_t)(b - (uint32_t)__atomic_load_n(&g->h.turns.due, __ATOMIC_RELAXED)) < 0)
-        return;
-    uint64_t o = me;
-    if (__atomic_compare_exchange_n(&g->h.owner, &o, w, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-        __atomic_fetch_add(&g->h.turns.passed, 1, __ATOMIC_RELAXED);     /* the new owner may be counting too */
-        __atomic_store_n(&g->h.turns.want, 0, __ATOMIC_RELEASE);
-    }
-}
-
-/* Holding the lock: owner o (a thread) becomes REVOKING, unless o handed g
- * over meanwhile. True if so: the caller disowns g. */
-static bool take_from(toid_gen *g, uint64_t o) {
-    if (!__atomic_compare_exchange_n(&g->h.owner, &o, TOID__OWNER_REVOKING, false, __ATOMIC_ACQUIRE,
-                                     __ATOMIC_ACQUIRE))
-        return false;
-    __atomic_store_n(&g->h.turns.want, 0, __ATOMIC_RELAXED);   /* an asker's turn will not come */
-    return true;
-}
-
-/* This thread's kernel id, read once per thread and process. */
-static __thread uint64_t tid_cached, tid_generation;
-
-static uint64_t self_tid(void) {
-    uint64_t gen = toid__fork_generation_fast();
-    if (tid_generation != gen) {
-        tid_cached = (uint64_t)syscall(SYS_gettid);
-        tid_generation = gen;
-    }
-    return tid_cached;
-}
-
-/* Whether the kernel has thread `tid` of this process running or runnable
- * (state R in its stat). False when it sleeps, has ended, or /proc cannot
- * say. Only called by an asker whose owner made no ID for a while. */
-static bool thread_runnable(uint64_t tid) {
-    char path[64], buf[512];
-    if (!tid || snprintf(path, sizeof path, "/proc/self/task/%llu/stat", (unsigned long long)tid) >= (int)sizeof path)
-        return false;
-    int cancel;
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);   /* open/read/close are cancellation points */
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-    if (fd >= 0)
-        close(fd);
     pthread_setcancelstate(cancel, NULL);
-    if (n <= 0)
-        return false;
-    buf[n] = '\0';
-    const char *end = strrchr(buf, ')');     /* the name may hold anything, even ')' */
-    return end && end[1] == ' ' && end[2] == 'R';
-}
-
-/* The CPU time thread `tid` of this process has run, in ns (its thread
- * CPU clock: the kernel's MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED), which
- * glibc's pthread_getcpuclockid builds the same way); -1 if not known. */
-static int64_t thread_cpu_ns(uint64_t tid) {
-    struct timespec ts;
-    clockid_t clock = (clockid_t)((~(unsigned)tid << 3) | 6u);
-    if (!tid || clock_gettime(clock, &ts) != 0)
-        return -1;
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* An owner that made no ID since the asker's last look: whether it is only
- * preempted (wait for it) rather than stopped (take g). Not runnable: it
- * sleeps or has ended. Runnable: judged over a window of `window` us from
- * the first such look (*ran, the CPU time then, at *ran_at; -1 before):
- * running other code if its CPU time grew by a quarter of the window or
- * more (an owner that shares its CPU with up to three others), else
- * preempted, and a new window starts. The window spans several looks
- * because a virtual CPU that the host takes away reads as running here
- * (no steal time is reported, as on Firecracker): a single look would end
- * the turns over takings of ~100 us, which come every second or so. A
- * thread CPU clock that cannot be read (a seccomp filter) reads as
- * preempted: the owner is waited for the whole patience. A note naming
- * the asker itself is from before its own turn ended: the thread it
- * handed g to has not yet run since (settle_owner notes it), so it is
- * preempted too. */
-static bool owner_preempted(uint64_t tid, int64_t now, int64_t window, int64_t *ran, int64_t *ran_at) {
-    if (tid == self_tid())
-        return true;
-    if (!thread_runnable(tid))
-        return false;
-    int64_t cpu = thread_cpu_ns(tid);
-    if (cpu < 0)
-        return true;
-    if (*ran < 0 || cpu < *ran || now - *ran_at < window) {
-        if (*ran < 0 || cpu < *ran) {
-            *ran = cpu;
-            *ran_at = now;
-        }
-        return true;
-    }
-    bool running = (cpu - *ran) / 1000 * 4 >= now - *ran_at;
-    *ran = cpu;
-    *ran_at = now;
-    return !running;
-}
-
-static int64_t mono_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
-/* Thread `me`, having asked for the owner's turn when busy read `seen`,
- * waits for it. True once g is me's; false when want was cleared by a
- * taker, or when the owner makes no IDs or the wait ran out (the caller
- * then takes g by force). Reads only the line of want while it waits, and
- * busy's once in a while. Spins (pause), and yields the CPU every
- * YIELD_US, to the owner if they share one: a turn then loses at most that
- * much to the sharing. Yielding all the time instead (a system call per
- * look) slowed the owner on its own CPU: two threads' median over one
- * thread's rate, 50 runs each, ULID 0.91 against 0.96 now, SCRU160 0.91
- * against 0.97 (UUIDv7 0.95 either way). */
-#define YIELD_US 3
-static bool wait_turn(toid_gen *g, uint64_t me, uint32_t seen) {
-    int64_t t0 = mono_us(), idle = __atomic_load_n(&toid__turn_idle_us, __ATOMIC_RELAXED);
-    int64_t insist = t0 + __atomic_load_n(&toid__turn_us, __ATOMIC_RELAXED),
-            give_up = t0 + __atomic_load_n(&toid__turn_patience_us, __ATOMIC_RELAXED), look = t0 + idle;
-    uint32_t asked = seen;
-    bool insisted = false;
-    int64_t ran = -1, ran_at = 0;   /* the owner's CPU time at the last look that found it stopped */
-    for (int64_t now = t0, yield = t0 + YIELD_US;;) {
-        if (now >= yield) {
-            sched_yield();
-            yield = now + YIELD_US;
-        } else {
-            for (int i = 0; i < 16; i++)
-                cpu_relax();
-        }
-        if (__atomic_load_n(&g->h.turns.want, __ATOMIC_ACQUIRE) != me)
-            return __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == me;
-        now = mono_us();
-        if (!insisted && now >= insist) {   /* the turn has lasted long enough in time: due now */
-            __atomic_store_n(&g->h.turns.due, asked, __ATOMIC_RELAXED);
-            insisted = true;
-        }
-        if (idle > 0 && now >= look) {
-            uint32_t b = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
-            look = now + idle;
-            if (b != seen || (b & 1u)) {    /* an ID begun since the last look, or one going on */
-                seen = b;
-                ran = -1;
-            } else if (!owner_preempted(__atomic_load_n(&g->h.turns.owner_tid, __ATOMIC_RELAXED), now,
-                                        RUNNING_LOOKS * idle, &ran, &ran_at) &&
-                       __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED) == b) {
-                return false;   /* (busy again: an owner that ran its IDs while we were preempted is not stopped) */
-            }
-        }
-        if (now >= give_up)
-            return false;
-    }
 }
 
 /* Thread `me` found g neither its own nor MANY: claims it if nobody has made
- * an ID yet, asks the owner for its turn, or takes g from the owner for
- * good (a turn already asked for; an owner that stopped); or waits while
- * another thread takes it. After it, g->h.owner is me or MANY. */
+ * an ID yet, or takes it from its owner for good; or waits while another
+ * thread takes it. After it, g->h.owner was seen as me or MANY (another
+ * thread may take g from me at once: callers read owner again). */
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
-    for (int spins = 0;; spins++) {
+    for (;;) {
         uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
-        if (o == me) {      /* claimed, or its turn: who it is, for askers (thread_runnable) */
-            __atomic_store_n(&g->h.turns.owner_tid, self_tid(), __ATOMIC_RELAXED);
-            return;
-        }
-        if (o == TOID__OWNER_MANY)
+        if (o == me || o == TOID__OWNER_MANY)
             return;
         if (o == TOID__OWNER_REVOKING) {
-            if (spins < 100)
-                cpu_relax();
-            else
-                sleep_us(50);
+            wait_revoked(g);
             continue;
         }
-        bool taker = false, asked = false;
-        uint32_t seen = 0;
+        bool taker = false;
         toid__lock(g);
         o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
         if (o == TOID__OWNER_NONE) {
             __atomic_store_n(&g->h.owner, barrier_ready() ? me : TOID__OWNER_MANY, __ATOMIC_RELEASE);
         } else if (o != me && o != TOID__OWNER_MANY && o != TOID__OWNER_REVOKING) {
-            if (__atomic_load_n(&g->h.turns.want, __ATOMIC_RELAXED) == 0) {
-                seen = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
-                __atomic_store_n(&g->h.turns.due, seen + 2u * __atomic_load_n(&toid__turn_ids, __ATOMIC_RELAXED),
-                                 __ATOMIC_RELAXED);
-                __atomic_store_n(&g->h.turns.want, me, __ATOMIC_RELEASE);
-                asked = true;
-            } else {
-                taker = take_from(g, o);    /* a third thread: the lock or CAS for all */
-            }
+            __atomic_store_n(&g->h.owner, TOID__OWNER_REVOKING, __ATOMIC_RELAXED);
+            taker = true;
         }
         toid__unlock(g);
-        if (asked && !wait_turn(g, me, seen)) {
-            toid__lock(g);
-            taker = take_from(g, o);
-            toid__unlock(g);
-        }
         if (taker)
             disown(g);
     }
 }
 
-/* g as thread `me` may use it: true when it is me's alone. */
+/* g as thread `me` may use it: true when it is me's alone (the caller then
+ * enters busy, which checks again), false when it is MANY. Never anything
+ * else: the compare-and-swap formats' word is the state of record only
+ * from MANY on, so a thread that went to it while g was REVOKING (before
+ * disown packed the owner's head into it) computed from a stale word, and
+ * disown's packing then overwrote what it had published. That was issue
+ * 25's duplicates: a thread's settle_owner saw it own g, another thread took
+ * g before the caller read owner again, and the caller read "not mine" as
+ * MANY. */
 static inline __attribute__((always_inline)) bool owned_by(toid_gen *g, uint64_t me) {
     uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(o != me && o != TOID__OWNER_MANY, 0)) {
+    while (__builtin_expect(o != me && o != TOID__OWNER_MANY, 0)) {
         settle_owner(g, me);
         o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
     }
@@ -670,7 +484,6 @@ static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__fo
             if (!(g->h.cfg.flags & TOID_GEN_UNLOCKED))
                 g->h.owner = TOID__OWNER_NONE;
             g->h.busy = 0;
-            g->h.turns.want = 0;    /* an asker of the parent's is not here either */
             if (fmt->info.node_bits)
                 g->h.state |= TOID__GEN_FORKED;
             __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
@@ -688,7 +501,11 @@ static inline __attribute__((always_inline)) int check_fork(toid_gen *g, const t
     return check_fork_slow(g, fmt, toid__fork_generation_fast());
 }
 
-static int64_t mono_ms(void) { return mono_us() / 1000; }
+static int64_t mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* Waits until the clock reads at least `target` ms. The bound is real time
  * (CLOCK_MONOTONIC, from `deadline`), not the ID clock, which may be stuck or
@@ -830,6 +647,10 @@ chunk_held(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, poo
         return rc;
     }
     toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = from_pool, .ctx = q};
+#ifndef NDEBUG
+    uint8_t prev[TOID_BIN_MAX];
+    bool had_prev = false;
+#endif
     while (chunk) {
         c.status = 0;
         rc = make_tick(&c, fmt, ms, micros);
@@ -853,6 +674,14 @@ chunk_held(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, poo
             rc = fmt->next(&c, out);
         if (rc < 0)
             break;
+        /* within a generator every ID is above the one before (uid11: random
+         * within its ms; a RESET gives order up) */
+        TOID__ASSERT(fmt->info.random_order || (c.status & TOID_ST_RESET) || size > sizeof prev ||
+                     !had_prev || memcmp(prev, out, size) < 0);
+#ifndef NDEBUG
+        memcpy(prev, out, size);
+        had_prev = true;
+#endif
         if (shared && toid__test_shared_hold)
             toid__test_shared_hold(g, out, 1);
         *st_all |= c.status;
@@ -890,6 +719,7 @@ static inline __attribute__((always_inline)) int
 chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out, size_t *made,
           unsigned *st_all, int64_t *last) {
     size_t size = fmt->info.bin_size;
+    TOID__ASSERT(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY);
     toid_gen_head h;
     h.cfg = g->h.cfg;
     h.epoch_ms = g->h.epoch_ms;
@@ -939,8 +769,9 @@ chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, siz
         *rc = in;
         return in < 0;
     }
+    TOID__ASSERT((g->h.busy & 1u) && g->h.owner == me);
     *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
-    toid__leave_owned(g, me, busy);
+    toid__leave_owned(g, busy);
     return true;
 }
 
@@ -954,6 +785,8 @@ make_chunk(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, poo
     while (owned_by(g, me))
         if (chunk_owned(g, me, fmt, now, chunk, q, out, made, st_all, last, &rc))
             return rc;
+    /* the word, or the head under the lock, is the state of record only now */
+    TOID__ASSERT(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY);
     if (fmt->pack)
         return chunk_cas(g, fmt, now, chunk, q, out, made, st_all, last);
     if (__builtin_expect(!(g->h.cfg.flags & TOID_GEN_SHARED), 1))
@@ -1340,33 +1173,41 @@ int toid_configure(const toid_gen_config *cfg) {
     toid_gen *g = default_gen(cfg->format);
     bool taken = init_lock();
     /* in a forked child, first undo what the parent's threads left (the lock,
-     * the ownership); then take g from another thread that owns it (or its
-     * turn), so that its next ID sees the new configuration; as the owner,
-     * change it inside busy, so that a thread taking g by force meanwhile
-     * waits for the change before it packs the state. A g nobody owns yet
-     * is changed holding the lock only. */
+     * the ownership); then take g from another thread that owns it, so that
+     * its next ID sees the new configuration; as the owner, change it inside
+     * busy, so that a thread taking g by force meanwhile waits for the
+     * change before it packs the state. A g nobody owns yet is changed
+     * holding the lock only (not claimed: a program that configures in main
+     * and makes IDs in other threads would otherwise find main the owner,
+     * and go MANY at the first of them). */
     (void)check_fork(g, toid__format_of(g->h.cfg.format));
     uint64_t me = toid__self_id();
     uint32_t busy = 0;
     int in = 0;
     toid__lock(g);
     if (__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) != TOID__OWNER_NONE) {
-        /* not claimed here if nobody has made an ID (claims take the lock):
-         * a program that configures in main and makes IDs in two threads
-         * would otherwise find main the idle owner, and never take turns */
         toid__unlock(g);
         while (owned_by(g, me) && (in = toid__enter_owned(g, me, &busy)) == 0)
             ;
         toid__lock(g);
     }
+    /* The last ID stays the last when the new settings make IDs of the same
+     * space (format, epoch, node, counter usage): the next ID sorts above
+     * it, as without the call (a nanoflake of the same node and ms would
+     * otherwise start again at sequence 0 and repeat IDs). Other settings
+     * start a new stream (toid.h says so). The state of record is where it
+     * was: the head (owned by us, or under the lock), or the word (MANY). */
+    bool same_space = g->h.cfg.format == c.format && g->h.epoch_ms == epoch && g->h.cfg.node == c.node &&
+                      g->h.cfg.counter_mode == c.counter_mode;
     g->h.cfg = c;
     g->h.epoch_ms = epoch;
-    forget_state(g);
+    if (!same_space)
+        forget_state(g);
     g->h.fork_generation = toid__fork_generation();
     g->h.state = TOID__GEN_READY;
     toid__unlock(g);
     if (in == 1)
-        toid__leave_owned(g, me, busy);
+        toid__leave_owned(g, busy);
     init_unlock(taken);
     return 0;
 }

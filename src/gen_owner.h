@@ -56,9 +56,7 @@ static inline uint64_t toid__caller_id(const toid_gen *g) {
  * toid__leave_owned; 0: g was taken meanwhile (settle, then lock or CAS);
  * TOID_EINVAL: busy was already odd, so a signal handler interrupted this
  * thread's own ID of g (it cannot wait for it, and must not repeat it).
- * busy counts up (odd inside an ID, even outside), so that a thread waiting
- * for the owner's turn can tell an owner that makes IDs from one that has
- * stopped, and when the turn is due (gen.c, "turns"). */
+ * busy counts up, odd inside an ID and even outside. */
 static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, uint64_t me, uint32_t *busy) {
     uint32_t b = *busy = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
     if (__builtin_expect(b & 1u, 0))
@@ -71,27 +69,10 @@ static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, 
     return 0;
 }
 
-/* Hands g to the thread that asked for it (g->h.turns.want) if the owner's
- * turn is due at busy count b (the caller has seen it due; this checks
- * again, with acquire); the owner `me` calls it outside its ID. */
-void toid__turn_end(toid_gen *g, uint64_t me, uint32_t b) TOID__HIDDEN;
-
-/* The turns' constants (gen.c, "turns"): a turn's IDs and time (us), how
- * long an owner may make no ID before an asker takes g, and how long an
- * asker waits in all. */
-extern uint32_t toid__turn_ids TOID__HIDDEN;
-extern int64_t toid__turn_us TOID__HIDDEN, toid__turn_idle_us TOID__HIDDEN, toid__turn_patience_us TOID__HIDDEN;
-
-/* Leaves the ID that toid__enter_owned entered at busy count `entered`,
- * and ends the owner's turn if it is due. */
-static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g, uint64_t me, uint32_t entered) {
-    uint32_t b = entered + 2u;
-    __atomic_store_n(&g->h.busy, b, __ATOMIC_RELEASE);
-    /* while a thread waits for the turn (want set) every ID comes here: the
-     * due check inline, the call only at the turn's end */
-    if (__builtin_expect(__atomic_load_n(&g->h.turns.want, __ATOMIC_RELAXED) != 0, 0) &&
-        (int32_t)(b - (uint32_t)__atomic_load_n(&g->h.turns.due, __ATOMIC_RELAXED)) >= 0)
-        toid__turn_end(g, me, b);
+/* Leaves the ID that toid__enter_owned entered at busy count `entered`. */
+static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g, uint32_t entered) {
+    TOID__ASSERT(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED) == entered + 1u);
+    __atomic_store_n(&g->h.busy, entered + 2u, __ATOMIC_RELEASE);
 }
 
 /* The generator's lock (gen.c describes it): the uncontended halves, inline;
@@ -171,12 +152,12 @@ static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uin
     return 0;
 }
 
-static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, uint64_t me, toid__hold how,
+static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, toid__hold how,
                                                                  uint32_t busy) {
     if (how == TOID__UNDER_LOCK)
         toid__unlock(g);
     else if (how == TOID__AS_OWNER)
-        toid__leave_owned(g, me, busy);
+        toid__leave_owned(g, busy);
 }
 
 /* One ID of g, with `core` inlined, for a caller that found g->h.owner
@@ -225,7 +206,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     if (!same) {
         ms = (int64_t)ts.tv_sec * 1000 + ns / 1000000u;
         if (__builtin_expect(ms < h->last_ms || (((uint64_t)ms - (uint64_t)h->epoch_ms) >> fmt->info.ts_bits), 0)) {
-            toid__give_one(g, me, how, busy);
+            toid__give_one(g, how, busy);
             return TOID__ESLOW;
         }
         same = ms == h->last_ms;
@@ -255,7 +236,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     } else {
         rc = TOID__ESLOW;
     }
-    toid__give_one(g, me, how, busy);
+    toid__give_one(g, how, busy);
     return rc;
 }
 

@@ -1,15 +1,15 @@
 /* test_owner.c — a generator used by one thread is that thread's (its IDs
  * take no atomic read-modify-write), and a call from another thread takes it
- * over (gen.c, "one thread's generator"; test_turns.c has the turns two busy
- * threads take instead). What must hold:
+ * over for good (gen.c, "one thread's generator"; test_handover.c has many
+ * fresh generators taken over under CPU contention). What must hold:
  *  - the first thread to make an ID owns the generator, a second thread's
  *    call ends that for good when the owner has stopped making IDs, and with
  *    ownership switched off (as without membarrier(2)) nobody owns it;
  *  - IDs stay unique and in order across the handover, when the owner made
  *    them one by one, in batches, or with toid_gen_next_at (a CAS format's
  *    state is then in the head, not the word, until the handover);
- *  - a handover while the owner is making IDs as fast as it can (turns,
- *    then the end of them when one thread stops) loses nothing and repeats
+ *  - a handover while the owner is making IDs as fast as it can loses
+ *    nothing and repeats
  *    nothing (many rounds, every format but uid11, whose values are random
  *    within a ms);
  *  - a forked child is not held up by an owner of the parent, even one caught
@@ -331,6 +331,63 @@ TEST_CASE(configure_takes_over) {
     CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);
     CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, id, TOID_EPOCH_DEFAULT, &fl), 0);
     CHECK_EQ_INT(fl.generator, 7);
+}
+
+/* toid_configure with settings that keep the IDs' space (format, epoch,
+ * node, counter usage) carries the last ID over: an ID made after the call
+ * sorts above every one made before it in the process. Before issue 25 the
+ * call forgot the state: 504 of 1,000 same-ms pairs sorted backwards, and a
+ * nanoflake restarted its sequence at 0 (a duplicate of the ID made just
+ * before). Each pair straddles one call; the settings alternate between the
+ * defaults and a changed policy (wait bound), on the owner's path and,
+ * after a second thread's ID, on the lock or compare-and-swap. */
+static void *new_one(void *arg) {    /* arg: the format in, the result out */
+    uint8_t id[TOID_BIN_MAX];
+    *(int *)arg = toid_new((toid_format) * (int *)arg, id);
+    return NULL;
+}
+
+TEST_CASE(configure_keeps_order) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        if (!ordered((toid_format)f))
+            continue;
+        size_t size = toid_bin_size((toid_format)f);
+        for (int shared_by_two = 0; shared_by_two < 2; shared_by_two++) {
+            toid_gen_config c;
+            toid_gen_config_default((toid_format)f, &c);
+            c.on_exhausted = TOID_EXHAUSTED_WAIT;
+            CHECK_EQ_INT(toid_configure(&c), 0);
+            if (shared_by_two) {    /* another thread's ID: from now on the lock or the CAS */
+                int arg = f;
+                pthread_t t;
+                pthread_create(&t, NULL, new_one, &arg);
+                pthread_join(t, NULL);
+                CHECK_EQ_INT(arg, 0);
+            }
+            int backwards = 0, failed = 0;
+            uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
+            for (int i = 0; i < 1000; i++) {
+                failed += toid_new((toid_format)f, a) != 0;
+                c.wait_max_ms = i % 2 ? 0 : 500;    /* 0: the default */
+                failed += toid_configure(&c) != 0;
+                failed += toid_new((toid_format)f, b) != 0;
+                backwards += memcmp(a, b, size) >= 0;
+            }
+            CHECK_MSG(failed == 0 && backwards == 0, "%s%s: %d of 1000 pairs across toid_configure not in order, %d failed",
+                      toid_format_get((toid_format)f)->name, shared_by_two ? " (two threads)" : "", backwards,
+                      failed);
+        }
+    }
+    /* a new node is a new stream: its IDs carry the node */
+    toid_gen_config c;
+    toid_gen_config_default(TOID_NANOFLAKE, &c);
+    c.node = 9;
+    CHECK_EQ_INT(toid_configure(&c), 0);
+    uint8_t id[8];
+    toid_fields fl;
+    CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);
+    CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, id, TOID_EPOCH_DEFAULT, &fl), 0);
+    CHECK_EQ_INT(fl.generator, 9);
 }
 
 /* ---- inside an ID: a getrandom hook that runs in the middle of one ----
