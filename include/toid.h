@@ -831,60 +831,41 @@ typedef struct toid_gen_config {
     uint32_t flags;             /* TOID_GEN_* */
 } toid_gen_config;
 
-/* A generator's small state (private members). */
-typedef struct toid_gen_head {
-    toid_gen_config cfg;        /* resolved */
-    int64_t epoch_ms;
-    int64_t last_ms;            /* unix ms of the last ID; INT64_MIN before any */
-    uint8_t last[TOID_BIN_MAX]; /* the last ID */
-    uint32_t seq;               /* sequence, counter, or IDs issued in last_ms */
-    uint32_t tag;               /* uid11: the tag of last_ms in the issued-value set */
-    uint64_t fork_generation;
-    uint64_t word;              /* the whole state in one word, for the formats updated by CAS */
-    int lock;
-    uint32_t state;             /* private flags */
-    uint64_t owner;             /* the one thread using it without atomics, or none / MANY / REVOKING / UNLOCKED */
-    uint32_t busy;              /* the owner's count: odd inside an ID, + 2 each ID */
-    uint32_t tick_ns;           /* the owner's: where ms tick_ms starts, tick_ns into second tick_sec */
-    int64_t tick_sec;
-    int64_t tick_ms;            /* INT64_MAX: none */
-    int64_t fence_ms;           /* TOID_GEN_SHARED: the latest ms the lock holder may issue */
-    uint32_t repair;            /* TOID_GEN_SHARED: a lock holder died, state to repair */
-    uint64_t shared_lock[8];    /* TOID_GEN_SHARED: a robust process-shared mutex */
-} toid_gen_head;
-
 /*
- * A generator: plain data without pointers (it may live in shared memory, at
- * any address in each process), owned by the caller. Initialise it with
- * toid_gen_init() or toid_gen_init_size(); the members are private. Do not
- * copy a generator that is in use: two copies would issue the same IDs.
+ * A generator: opaque plain data without pointers (it may live in shared
+ * memory, at any address in each process), owned by the caller. Its layout
+ * is the library's own: this header declares none of its fields, so the
+ * library can change them without changing its ABI; only the size and the
+ * alignment below are fixed. Initialise it with toid_gen_init() or
+ * toid_gen_init_size(). Do not copy a generator that is in use: two copies
+ * would issue the same IDs.
  *
- * Memory: a toid_gen (under 256 bytes) is all that every format needs except
- * uid11, which also keeps the set of values it issued in the current ms (to
- * draw without repeats): 32 KiB, placed right after the toid_gen in the same
- * memory, found by offset (no pointer, so it stays valid in shared memory).
- * toid_gen_size(format) is the memory a format needs. So:
+ * Memory: a toid_gen (TOID_GEN_SIZE bytes) is all that every format needs
+ * except uid11, which also keeps the set of values it issued in the current
+ * ms (to draw without repeats): 32 KiB, placed right after the toid_gen in
+ * the same memory, found by offset (no pointer, so it stays valid in shared
+ * memory). toid_gen_size(format) is the memory a format needs, at most
+ * TOID_GEN_SIZE_MAX. So:
  *  - a generator of any format but uid11: `toid_gen g; toid_gen_init(&g, &cfg);`
  *  - uid11, or a format chosen at run time: a toid_gen_uid11 (room for every
  *    format), `toid_gen_uid11 u; toid_gen_init_size(&u.g, sizeof u, &cfg);`
  *    then pass &u.g to the other calls;
  *  - memory you allocate or map (heap, shared memory): toid_gen_size(format)
- *    bytes aligned for a toid_gen (malloc's are), initialised with
- *    toid_gen_init_size(mem, that size, &cfg).
+ *    bytes aligned to 8 bytes (malloc's are; 64 keeps a generator on its own
+ *    cache lines), initialised with toid_gen_init_size(mem, that size, &cfg).
  * toid_gen_init() assumes sizeof(toid_gen) bytes and refuses uid11
  * (TOID_EBUFFER), so a plain toid_gen can never be overrun.
  */
+#define TOID_GEN_SIZE 256
 typedef struct toid_gen {
-    toid_gen_head h;
+    uint64_t toid__opaque[TOID_GEN_SIZE / 8];
 } toid_gen;
-
-#define TOID__UID11_SLOTS 8192
 
 /* A generator with room for uid11's issued-value set: the largest a format
  * needs, so it holds a generator of any format (pass &u.g). */
 typedef struct toid_gen_uid11 {
     toid_gen g;
-    uint32_t seen[TOID__UID11_SLOTS]; /* uid11: values issued in the last ms */
+    uint32_t toid__opaque[8192];
 } toid_gen_uid11;
 
 /* The most memory any format's generator needs (for static storage sized
@@ -902,6 +883,28 @@ typedef struct toid_gen_uid11 {
 /* The defaults of a format into *cfg (what zero fields resolve to). */
 TOID_API int toid_gen_config_default(toid_format f, toid_gen_config *cfg);
 
+/* What a configuration is checked for: toid_gen_init and toid_gen_init_size
+ * (a generator of the caller's), or toid_configure (the process-wide one). */
+typedef enum toid_config_use {
+    TOID_FOR_GEN_INIT = 0,
+    TOID_FOR_CONFIGURE = 1
+} toid_config_use;
+
+/*
+ * Why toid_gen_init / toid_gen_init_size (use TOID_FOR_GEN_INIT) or
+ * toid_configure (TOID_FOR_CONFIGURE) would refuse cfg with TOID_EINVAL:
+ * returns 0 if its settings are acceptable, else TOID_EINVAL and writes to
+ * why (NUL-terminated, cut to why_size; may be NULL) the setting's field
+ * name, a colon and the reason in English, for example
+ * "node: 1024 is above nanoflake's largest, 1023" or
+ * "on_behind: reset is uuidv7's alone, not ulid's". Front ends show it as
+ * it is. Errors that come from elsewhere (toid_gen_init_size's
+ * TOID_EBUFFER for too little memory, a process-shared mutex that cannot
+ * be made) are not settings and are not explained here.
+ */
+TOID_API int toid_gen_config_explain(const toid_gen_config *cfg, toid_config_use use, char *why,
+                                     size_t why_size);
+
 /* The bytes of memory a generator of format f needs: sizeof(toid_gen) for
  * every format but uid11, sizeof(toid_gen_uid11) for uid11; 0 for an unknown
  * format. */
@@ -910,7 +913,7 @@ TOID_API size_t toid_gen_size(toid_format f);
 /*
  * (Re)initialises the generator in the `size` bytes at g: validates cfg
  * (TOID_EINVAL: node, epoch, entropy size, cap or a policy the format does
- * not have), then the room (TOID_EBUFFER, nothing written: size is below
+ * not have; toid_gen_config_explain names the setting and why), then the room (TOID_EBUFFER, nothing written: size is below
  * toid_gen_size(cfg->format)), and forgets any previous state. Also the way
  * to re-arm a node-bearing generator in a forked child. With
  * TOID_GEN_SHARED (TOID_EINVAL together with TOID_GEN_UNLOCKED) call it
@@ -935,7 +938,8 @@ typedef int (*toid_entropy_fn)(void *ctx, uint8_t *buf, size_t n);
  * On error the state is unchanged and nothing is written to out. *status (may
  * be NULL) gets TOID_ST_* bits. Returns 0 or an error: TOID_ERANGE (time
  * outside the format's span), TOID_ECLOCK, TOID_EEXHAUSTED, TOID_EOVERFLOW,
- * or the entropy callback's error.
+ * or the entropy callback's error. Not thread-safe: no other thread may use
+ * g (with this or any other call) while it runs.
  */
 TOID_API int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros,
                               toid_entropy_fn entropy, void *ctx, uint8_t *out,
@@ -1000,7 +1004,9 @@ TOID_API int toid_new_text(toid_format f, char *out, size_t out_size);
 TOID_API int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made);
 
 /* Reconfigures the process-wide generator of cfg->format (e.g. its node or
- * epoch; also re-arms a node format in a forked child), or with
+ * epoch; also re-arms a node format in a forked child; TOID_EINVAL for a
+ * setting it refuses, which toid_gen_config_explain(cfg, TOID_FOR_CONFIGURE,
+ * ...) names), or with
  * TOID_GEN_PER_THREAD makes it one per thread (each thread's next ID starts
  * its generator afresh with cfg; a call without the flag makes it one again).
  * Order across the call: with the same epoch, node and counter usage (any

@@ -7,6 +7,7 @@
 #ifndef TOID_FORMAT_H
 #define TOID_FORMAT_H
 
+#include "gen_state.h"
 #include "toid.h"
 
 #include <stdbool.h>
@@ -78,7 +79,7 @@ typedef struct toid__format {
     /* Generation (gen.h): the pure core, and the format's defaults. */
     int (*next)(struct toid__core *c, uint8_t *out);
     /* The owner's one ID, `next` inlined into the owner's path (gen_owner.h's
-     * TOID__ONE), called when g->h.owner names the caller: the ID's status
+     * TOID__ONE), called when toid__h(g)->owner names the caller: the ID's status
      * bits, TOID_EINVAL (a re-entered call), or TOID__ESLOW to take the
      * generic path. NULL for a format that
      * always takes that (uid11: sorted batches). */

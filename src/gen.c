@@ -19,9 +19,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define DEFAULT_WAIT_MS 1000u
-#define DEFAULT_ALLOW_MS 10000u
-#define UID11_CAP_MAX 4096u
 #define CHUNK 32            /* IDs made per lock hold in a batch */
 #define ENTROPY_MAX 14      /* the most any core draws per ID, normally */
 
@@ -29,90 +26,26 @@
  * generator; then it is the head (last_ms, seq, last), which the owner keeps
  * without packing it after each ID, and disown() packs it into the word. */
 static inline bool owned_by_a_thread(const toid_gen *g) {
-    return __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) > TOID__OWNER_REVOKING;
-}
-
-int toid_gen_config_default(toid_format f, toid_gen_config *cfg) {
-    const toid__format *fmt = toid__format_of(f);
-    if (!fmt || !cfg)
-        return TOID_EINVAL;
-    memset(cfg, 0, sizeof *cfg);
-    cfg->format = f;
-    cfg->epoch_ms = fmt->info.default_epoch_ms;
-    cfg->entropy_bytes = fmt->max_entropy_bytes ? 1 : 0;
-    cfg->counter_mode = f == TOID_SCRU160 ? TOID_COUNTER_RANDOM : TOID_COUNTER_DEFAULT;
-    cfg->on_exhausted = (toid_on_exhausted)fmt->default_on_exhausted;
-    cfg->on_behind = (toid_on_behind)fmt->default_on_behind;
-    cfg->wait_max_ms = DEFAULT_WAIT_MS;
-    cfg->behind_allow_ms = DEFAULT_ALLOW_MS;
-    cfg->per_ms_cap = fmt->info.random_order ? UID11_CAP_MAX : 0;
-    return 0;
-}
-
-/* The config with every zero resolved, or TOID_EINVAL. */
-static int resolve_config(const toid_gen_config *in, toid_gen_config *out, int64_t *epoch) {
-    const toid__format *fmt = in ? toid__format_of(in->format) : NULL;
-    toid_gen_config d;
-    if (!fmt || toid_gen_config_default(in->format, &d) < 0)
-        return TOID_EINVAL;
-    *out = *in;
-    int64_t e = in->epoch_ms == 0 ? TOID_EPOCH_DEFAULT : in->epoch_ms;
-    if (toid__resolve_epoch(fmt, e, epoch) < 0)
-        return TOID_EINVAL;
-    out->epoch_ms = *epoch;
-    if (in->node >> fmt->info.node_bits)
-        return TOID_EINVAL;
-    if (!in->entropy_bytes)
-        out->entropy_bytes = d.entropy_bytes;
-    else if (in->entropy_bytes > fmt->max_entropy_bytes)
-        return TOID_EINVAL;
-    if (!in->counter_mode)
-        out->counter_mode = d.counter_mode;
-    else if (in->format != TOID_SCRU160 || in->counter_mode > TOID_COUNTER_MICROS)
-        return TOID_EINVAL;
-    if (!in->on_exhausted)
-        out->on_exhausted = d.on_exhausted;
-    else if (in->on_exhausted > TOID_EXHAUSTED_ADVANCE ||
-             (in->on_exhausted == TOID_EXHAUSTED_ADVANCE && d.on_exhausted != TOID_EXHAUSTED_ADVANCE))
-        return TOID_EINVAL;
-    if (!in->on_behind)
-        out->on_behind = d.on_behind;
-    else if (in->on_behind > TOID_BEHIND_RESET ||
-             (in->on_behind == TOID_BEHIND_RESET && d.on_behind != TOID_BEHIND_RESET))
-        return TOID_EINVAL;
-    if (!in->wait_max_ms)
-        out->wait_max_ms = d.wait_max_ms;
-    if (!in->behind_allow_ms)
-        out->behind_allow_ms = d.behind_allow_ms;
-    if (!in->per_ms_cap)
-        out->per_ms_cap = d.per_ms_cap;
-    else if (!fmt->info.random_order || in->per_ms_cap > UID11_CAP_MAX)
-        return TOID_EINVAL;
-    if (in->flags & ~(TOID_GEN_UNLOCKED | TOID_GEN_SHARED | TOID_GEN_PER_THREAD))
-        return TOID_EINVAL;
-    if ((in->flags & TOID_GEN_UNLOCKED) && (in->flags & TOID_GEN_SHARED))
-        return TOID_EINVAL;
-    return 0;
+    return __atomic_load_n(&toid__h(g)->owner, __ATOMIC_RELAXED) > TOID__OWNER_REVOKING;
 }
 
 /* Tag 0 makes uid11's core clear its issued-value set on the next ID (see
  * fmt_uid11.c), so the 32 KiB are never cleared here. */
 static void forget_state(toid_gen *g) {
-    g->h.last_ms = INT64_MIN;
-    g->h.tick_ms = INT64_MAX;   /* no ms start kept (gen_owner.h) */
-    g->h.tick_sec = 0;
-    g->h.tick_ns = 0;
-    __atomic_store_n(&g->h.word, 0, __ATOMIC_RELEASE);
-    memset(g->h.last, 0, sizeof g->h.last);
-    g->h.seq = 0;
-    g->h.tag = 0;
+    toid__h(g)->last_ms = INT64_MIN;
+    toid__h(g)->tick_ms = INT64_MAX;   /* no ms start kept (gen_owner.h) */
+    toid__h(g)->tick_sec = 0;
+    toid__h(g)->tick_ns = 0;
+    __atomic_store_n(&toid__h(g)->word, 0, __ATOMIC_RELEASE);
+    memset(toid__h(g)->last, 0, sizeof toid__h(g)->last);
+    toid__h(g)->seq = 0;
+    toid__h(g)->tag = 0;
 }
 
 /* uid11's issued-value set: the memory right after the toid_gen, which
  * toid_gen_init_size checked is there. NULL for the formats without one. */
-_Static_assert(offsetof(toid_gen_uid11, seen) == sizeof(toid_gen), "the set follows the toid_gen");
 static uint32_t *seen_of(toid_gen *g, const toid__format *fmt) {
-    return fmt->info.random_order ? ((toid_gen_uid11 *)(void *)g)->seen : NULL;
+    return fmt->info.random_order ? toid__uid11_seen(g) : NULL;
 }
 
 size_t toid_gen_size(toid_format f) {
@@ -127,22 +60,22 @@ static int shared_lock_init(toid_gen *g);
 int toid_gen_init_size(toid_gen *g, size_t size, const toid_gen_config *cfg) {
     toid_gen_config c;
     int64_t epoch;
-    if (!g || resolve_config(cfg, &c, &epoch) < 0 || (c.flags & TOID_GEN_PER_THREAD))
+    if (!g || toid__resolve_config(cfg, TOID_FOR_GEN_INIT, &c, &epoch, NULL, 0) < 0)
         return TOID_EINVAL;
     if (size < toid_gen_size(c.format))
         return TOID_EBUFFER;
     if ((c.flags & TOID_GEN_SHARED) && shared_lock_init(g) < 0)
         return TOID_EINVAL;
-    g->h.cfg = c;
-    g->h.epoch_ms = epoch;
+    toid__h(g)->cfg = c;
+    toid__h(g)->epoch_ms = epoch;
     forget_state(g);
-    g->h.fork_generation = toid__fork_generation();
-    g->h.lock = 0;
-    g->h.owner = (c.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED
+    toid__h(g)->fork_generation = toid__fork_generation();
+    toid__h(g)->lock = 0;
+    toid__h(g)->owner = (c.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED
                  : (c.flags & TOID_GEN_SHARED)  ? TOID__OWNER_MANY
                                                 : TOID__OWNER_NONE;
-    g->h.busy = 0;
-    g->h.state = TOID__GEN_READY;
+    toid__h(g)->busy = 0;
+    toid__h(g)->state = TOID__GEN_READY;
     return 0;
 }
 
@@ -180,20 +113,20 @@ static int make_tick(toid__core *c, const toid__format *fmt, int64_t ms, unsigne
 
 int toid_gen_next_at(toid_gen *g, int64_t unix_ms, unsigned micros, toid_entropy_fn entropy,
                      void *ctx, uint8_t *out, unsigned *status) {
-    if (!g || !(g->h.state & TOID__GEN_READY) || !entropy || !out)
+    if (!g || !(toid__h(g)->state & TOID__GEN_READY) || !entropy || !out)
         return TOID_EINVAL;
-    const toid__format *fmt = toid__format_of(g->h.cfg.format);
+    const toid__format *fmt = toid__format_of(toid__h(g)->cfg.format);
     if (!fmt)
         return TOID_EINVAL;
-    toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = entropy, .ctx = ctx};
+    toid__core c = {.g = toid__h(g), .seen = seen_of(g, fmt), .entropy = entropy, .ctx = ctx};
     bool by_word = fmt->pack && !owned_by_a_thread(g);    /* where the state of record is */
     if (by_word)
-        fmt->unpack(__atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE), &g->h);
+        fmt->unpack(__atomic_load_n(&toid__h(g)->word, __ATOMIC_ACQUIRE), toid__h(g));
     int rc = make_tick(&c, fmt, unix_ms, micros % 1000);
     if (rc == 0)
         rc = fmt->next(&c, out);
     if (rc == 0 && by_word)
-        __atomic_store_n(&g->h.word, fmt->pack(&g->h), __ATOMIC_RELEASE);
+        __atomic_store_n(&toid__h(g)->word, fmt->pack(toid__h(g)), __ATOMIC_RELEASE);
     if (status)
         *status = rc == 0 ? c.status : 0;
     return rc;
@@ -257,17 +190,17 @@ void toid__lock_contended(toid_gen *g) {
     for (int tries = 0; tries < BACKOFF_TRIES; tries++) {
         backoff(&wait);
         c = 0;
-        if (__atomic_load_n(&g->h.lock, __ATOMIC_RELAXED) == 0 &&
-            __atomic_compare_exchange_n(&g->h.lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        if (__atomic_load_n(&toid__h(g)->lock, __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(&toid__h(g)->lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
             return;
     }
-    while (__atomic_exchange_n(&g->h.lock, 2, __ATOMIC_ACQUIRE) != 0)
-        futex(&g->h.lock, FUTEX_WAIT, 2);
+    while (__atomic_exchange_n(&toid__h(g)->lock, 2, __ATOMIC_ACQUIRE) != 0)
+        futex(&toid__h(g)->lock, FUTEX_WAIT, 2);
 }
 
 void toid__unlock_sleepers(toid_gen *g) {
-    if (__atomic_exchange_n(&g->h.lock, 0, __ATOMIC_RELEASE) == 2)
-        futex(&g->h.lock, FUTEX_WAKE, 1);
+    if (__atomic_exchange_n(&toid__h(g)->lock, 0, __ATOMIC_RELEASE) == 2)
+        futex(&toid__h(g)->lock, FUTEX_WAKE, 1);
 }
 
 static void sleep_us(long us) {
@@ -280,11 +213,11 @@ static void sleep_us(long us) {
  * Most generators are used by one thread (a CLI, a single-threaded service,
  * a thread's own generator), and for them the lock's compare-and-swap was
  * the largest cost of an ID after the clock read (6.5 ns of ~55 here). So the
- * first thread to make an ID owns the generator (g->h.owner = its thread
+ * first thread to make an ID owns the generator (toid__h(g)->owner = its thread
  * pointer) and makes its IDs with plain loads and stores, bracketed by
- * g->h.busy. The first call from any other thread takes g from its owner
+ * toid__h(g)->busy. The first call from any other thread takes g from its owner
  * for good: from then on (MANY) every thread takes the lock or the
- * compare-and-swap. g->h.owner only ever moves NONE -> a thread ->
+ * compare-and-swap. toid__h(g)->owner only ever moves NONE -> a thread ->
  * REVOKING -> MANY (and back to NONE in a forked child's reset), so a
  * thread that has lost g never gets it back, and only the owner ever
  * writes busy while busy matters. (Until issue 25 a second thread could
@@ -343,10 +276,10 @@ static bool barrier_ready(void) {
     return st > 0 && !__atomic_load_n(&toid__test_owner_off, __ATOMIC_RELAXED);
 }
 
-/* Waits while g->h.owner reads REVOKING: spins a little, then sleeps (the
+/* Waits while toid__h(g)->owner reads REVOKING: spins a little, then sleeps (the
  * revoker waits in turn for an owner that may be preempted). */
 static void wait_revoked(toid_gen *g) {
-    for (int spins = 0; __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++) {
+    for (int spins = 0; __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++) {
         if (spins < 100)
             cpu_relax();
         else
@@ -354,7 +287,7 @@ static void wait_revoked(toid_gen *g) {
     }
 }
 
-/* Takes g from its owner, once g->h.owner reads REVOKING (which the caller
+/* Takes g from its owner, once toid__h(g)->owner reads REVOKING (which the caller
  * stored holding the lock, and only it), for good. Not holding the lock:
  * the wait may be long (the owner preempted inside an ID, or in a system
  * call to reseed its CSPRNG), and a fork() meanwhile must not leave the
@@ -364,36 +297,36 @@ static void wait_revoked(toid_gen *g) {
 static __attribute__((noinline)) void disown(toid_gen *g) {
     int cancel;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-    TOID__ASSERT(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == TOID__OWNER_REVOKING);
+    TOID__ASSERT(__atomic_load_n(&toid__h(g)->owner, __ATOMIC_RELAXED) == TOID__OWNER_REVOKING);
     if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
         sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
-    for (int spins = 0; __atomic_load_n(&g->h.busy, __ATOMIC_ACQUIRE) & 1u; spins++) {
+    for (int spins = 0; __atomic_load_n(&toid__h(g)->busy, __ATOMIC_ACQUIRE) & 1u; spins++) {
         if (spins < 100)
             cpu_relax();
         else
             sleep_us(50);   /* the owner was preempted in its ID: let it run, whatever our priority */
     }
-    const toid__format *fmt = toid__format_of(g->h.cfg.format);
+    const toid__format *fmt = toid__format_of(toid__h(g)->cfg.format);
     if (fmt->pack) {        /* the head was the state of record: now the word is */
-        uint64_t w = fmt->pack(&g->h);
+        uint64_t w = fmt->pack(toid__h(g));
 #ifndef NDEBUG
-        toid_gen_head back = *&g->h;   /* the word holds the whole state */
+        toid_gen_head back = *toid__h(g);   /* the word holds the whole state */
         fmt->unpack(w, &back);
-        TOID__ASSERT(back.last_ms == g->h.last_ms && fmt->pack(&back) == w);
+        TOID__ASSERT(back.last_ms == toid__h(g)->last_ms && fmt->pack(&back) == w);
 #endif
-        __atomic_store_n(&g->h.word, w, __ATOMIC_RELAXED);
+        __atomic_store_n(&toid__h(g)->word, w, __ATOMIC_RELAXED);
     }
-    __atomic_store_n(&g->h.owner, TOID__OWNER_MANY, __ATOMIC_RELEASE);
+    __atomic_store_n(&toid__h(g)->owner, TOID__OWNER_MANY, __ATOMIC_RELEASE);
     pthread_setcancelstate(cancel, NULL);
 }
 
 /* Thread `me` found g neither its own nor MANY: claims it if nobody has made
  * an ID yet, or takes it from its owner for good; or waits while another
- * thread takes it. After it, g->h.owner was seen as me or MANY (another
+ * thread takes it. After it, toid__h(g)->owner was seen as me or MANY (another
  * thread may take g from me at once: callers read owner again). */
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
     for (;;) {
-        uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+        uint64_t o = __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE);
         if (o == me || o == TOID__OWNER_MANY)
             return;
         if (o == TOID__OWNER_REVOKING) {
@@ -402,11 +335,11 @@ static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
         }
         bool taker = false;
         toid__lock(g);
-        o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+        o = __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE);
         if (o == TOID__OWNER_NONE) {
-            __atomic_store_n(&g->h.owner, barrier_ready() ? me : TOID__OWNER_MANY, __ATOMIC_RELEASE);
+            __atomic_store_n(&toid__h(g)->owner, barrier_ready() ? me : TOID__OWNER_MANY, __ATOMIC_RELEASE);
         } else if (o != me && o != TOID__OWNER_MANY && o != TOID__OWNER_REVOKING) {
-            __atomic_store_n(&g->h.owner, TOID__OWNER_REVOKING, __ATOMIC_RELAXED);
+            __atomic_store_n(&toid__h(g)->owner, TOID__OWNER_REVOKING, __ATOMIC_RELAXED);
             taker = true;
         }
         toid__unlock(g);
@@ -425,10 +358,10 @@ static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
  * g before the caller read owner again, and the caller read "not mine" as
  * MANY. */
 static inline __attribute__((always_inline)) bool owned_by(toid_gen *g, uint64_t me) {
-    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+    uint64_t o = __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE);
     while (__builtin_expect(o != me && o != TOID__OWNER_MANY, 0)) {
         settle_owner(g, me);
-        o = __atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE);
+        o = __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE);
     }
     return o == me;
 }
@@ -459,7 +392,7 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
     return toid__random_bytes_nosyscall(buf, n);
 }
 
-/* g->h.fork_generation while a thread resets g after a fork (generations
+/* toid__h(g)->fork_generation while a thread resets g after a fork (generations
  * count from 1 and never get here). */
 #define FORK_RESETTING UINT64_MAX
 
@@ -468,31 +401,31 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
  * more member (fork_generation is per process, so in a shared generator it
  * never matches every member: they all come here, and leave at once). */
 static __attribute__((noinline)) int check_fork_slow(toid_gen *g, const toid__format *fmt, uint64_t gen) {
-    if (g->h.cfg.flags & TOID_GEN_SHARED)
+    if (toid__h(g)->cfg.flags & TOID_GEN_SHARED)
         return 0;
-    uint64_t seen = __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE);
+    uint64_t seen = __atomic_load_n(&toid__h(g)->fork_generation, __ATOMIC_ACQUIRE);
     if (seen != gen) {
-        if (seen != FORK_RESETTING && __atomic_compare_exchange_n(&g->h.fork_generation, &seen, FORK_RESETTING,
+        if (seen != FORK_RESETTING && __atomic_compare_exchange_n(&toid__h(g)->fork_generation, &seen, FORK_RESETTING,
                                                                   false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
             /* The first thread of this process here since the fork. No other
              * thread of ours is inside g (each comes through this check
              * first), and the parent's threads are not here, whatever they
              * held: the lock, the ownership, an ID half made. So reset them
              * all, without the lock (a copy of it may be held by nobody). */
-            __atomic_store_n(&g->h.lock, 0, __ATOMIC_RELAXED);
+            __atomic_store_n(&toid__h(g)->lock, 0, __ATOMIC_RELAXED);
             forget_state(g);
-            if (!(g->h.cfg.flags & TOID_GEN_UNLOCKED))
-                g->h.owner = TOID__OWNER_NONE;
-            g->h.busy = 0;
+            if (!(toid__h(g)->cfg.flags & TOID_GEN_UNLOCKED))
+                toid__h(g)->owner = TOID__OWNER_NONE;
+            toid__h(g)->busy = 0;
             if (fmt->info.node_bits)
-                g->h.state |= TOID__GEN_FORKED;
-            __atomic_store_n(&g->h.fork_generation, gen, __ATOMIC_RELEASE);
+                toid__h(g)->state |= TOID__GEN_FORKED;
+            __atomic_store_n(&toid__h(g)->fork_generation, gen, __ATOMIC_RELEASE);
         } else {
-            while (__atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE) != gen)
+            while (__atomic_load_n(&toid__h(g)->fork_generation, __ATOMIC_ACQUIRE) != gen)
                 sched_yield();      /* another thread of ours is resetting it */
         }
     }
-    return (g->h.state & TOID__GEN_FORKED) ? TOID_EFORKED : 0;
+    return (toid__h(g)->state & TOID__GEN_FORKED) ? TOID_EFORKED : 0;
 }
 
 static inline __attribute__((always_inline)) int check_fork(toid_gen *g, const toid__format *fmt) {
@@ -560,7 +493,7 @@ _Static_assert(sizeof(pthread_mutex_t) <= sizeof(((toid_gen_head *)0)->shared_lo
                "pthread_mutex_t fits toid_gen_head.shared_lock");
 _Static_assert(_Alignof(pthread_mutex_t) <= _Alignof(uint64_t), "pthread_mutex_t alignment");
 
-static pthread_mutex_t *shared_mutex(toid_gen *g) { return (pthread_mutex_t *)(void *)g->h.shared_lock; }
+static pthread_mutex_t *shared_mutex(toid_gen *g) { return (pthread_mutex_t *)(void *)toid__h(g)->shared_lock; }
 
 static int shared_lock_init(toid_gen *g) {
     pthread_mutexattr_t a;
@@ -575,8 +508,8 @@ static int shared_lock_init(toid_gen *g) {
     pthread_mutexattr_destroy(&a);
     if (rc != 0)
         return -1;
-    g->h.fence_ms = INT64_MIN;
-    g->h.repair = 0;
+    toid__h(g)->fence_ms = INT64_MIN;
+    toid__h(g)->repair = 0;
     return 0;
 }
 
@@ -589,16 +522,16 @@ static int repair_entropy(void *ctx, uint8_t *buf, size_t n) {
 }
 
 static int repair_state(toid_gen *g, const toid__format *fmt) {
-    int64_t fence = __atomic_load_n(&g->h.fence_ms, __ATOMIC_ACQUIRE);
-    int64_t top = fence > g->h.last_ms ? fence : g->h.last_ms;
+    int64_t fence = __atomic_load_n(&toid__h(g)->fence_ms, __ATOMIC_ACQUIRE);
+    int64_t top = fence > toid__h(g)->last_ms ? fence : toid__h(g)->last_ms;
     if (top == INT64_MIN || toid__test_skip_repair)
         return 0;                       /* nothing was ever issued */
     int64_t m = top + 1;
-    if (m - g->h.epoch_ms > (INT64_C(1) << fmt->info.ts_bits) - 1)
+    if (m - toid__h(g)->epoch_ms > (INT64_C(1) << fmt->info.ts_bits) - 1)
         return TOID_ERANGE;
-    __atomic_store_n(&g->h.fence_ms, m, __ATOMIC_RELEASE);
+    __atomic_store_n(&toid__h(g)->fence_ms, m, __ATOMIC_RELEASE);
     forget_state(g);
-    toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = repair_entropy,
+    toid__core c = {.g = toid__h(g), .seen = seen_of(g, fmt), .entropy = repair_entropy,
                     .t = {.ms = m, .micros = 0, .same = false, .may_advance = false}};
     uint8_t scratch[TOID_BIN_MAX];
     return fmt->next(&c, scratch);
@@ -607,17 +540,17 @@ static int repair_state(toid_gen *g, const toid__format *fmt) {
 static int shared_lock(toid_gen *g, const toid__format *fmt) {
     int rc = pthread_mutex_lock(shared_mutex(g));
     if (rc == EOWNERDEAD) {
-        __atomic_store_n(&g->h.repair, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&toid__h(g)->repair, 1, __ATOMIC_RELAXED);
         pthread_mutex_consistent(shared_mutex(g));
     } else if (rc != 0) {
         return TOID_EINVAL;             /* not initialised with TOID_GEN_SHARED */
     }
-    if (__builtin_expect(__atomic_load_n(&g->h.repair, __ATOMIC_RELAXED), 0)) {
+    if (__builtin_expect(__atomic_load_n(&toid__h(g)->repair, __ATOMIC_RELAXED), 0)) {
         if ((rc = repair_state(g, fmt)) < 0) {
             pthread_mutex_unlock(shared_mutex(g));
             return rc;
         }
-        __atomic_store_n(&g->h.repair, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&toid__h(g)->repair, 0, __ATOMIC_RELAXED);
     }
     return 0;
 }
@@ -646,7 +579,7 @@ chunk_held(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, poo
         *last = 0;
         return rc;
     }
-    toid__core c = {.g = &g->h, .seen = seen_of(g, fmt), .entropy = from_pool, .ctx = q};
+    toid__core c = {.g = toid__h(g), .seen = seen_of(g, fmt), .entropy = from_pool, .ctx = q};
 #ifndef NDEBUG
     uint8_t prev[TOID_BIN_MAX];
     bool had_prev = false;
@@ -665,7 +598,7 @@ chunk_held(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, poo
             continue;
         }
         if (rc == 0 && shared) {
-            __atomic_store_n(&g->h.fence_ms, c.t.ms + c.t.may_advance, __ATOMIC_RELAXED);
+            __atomic_store_n(&toid__h(g)->fence_ms, c.t.ms + c.t.may_advance, __ATOMIC_RELAXED);
             __atomic_signal_fence(__ATOMIC_SEQ_CST);    /* the fence before any state or output */
             if (toid__test_shared_hold)
                 toid__test_shared_hold(g, out, 0);
@@ -689,7 +622,7 @@ chunk_held(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, poo
         out += size;
         chunk--;
     }
-    *last = g->h.last_ms;
+    *last = toid__h(g)->last_ms;
     if (how == HOLD_LOCK)
         toid__unlock(g);
     else if (how == HOLD_SHARED)
@@ -719,14 +652,14 @@ static inline __attribute__((always_inline)) int
 chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool *q, uint8_t *out, size_t *made,
           unsigned *st_all, int64_t *last) {
     size_t size = fmt->info.bin_size;
-    TOID__ASSERT(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY);
+    TOID__ASSERT(__atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY);
     toid_gen_head h;
-    h.cfg = g->h.cfg;
-    h.epoch_ms = g->h.epoch_ms;
+    h.cfg = toid__h(g)->cfg;
+    h.epoch_ms = toid__h(g)->epoch_ms;
     int rc = 0;
     unsigned wait = BACKOFF_MIN;
     for (;;) {
-        uint64_t old = __atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE);
+        uint64_t old = __atomic_load_n(&toid__h(g)->word, __ATOMIC_ACQUIRE);
         fmt->unpack(old, &h);
         pool attempt = *q;
         toid__core c = {.g = &h, .entropy = from_pool, .ctx = &attempt};
@@ -745,7 +678,7 @@ chunk_cas(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, pool
             if (*now / 1000 >= h.last_ms)
                 continue;       /* we had lost a race, not the clock */
         }
-        if (k && !__atomic_compare_exchange_n(&g->h.word, &old, fmt->pack(&h), false, __ATOMIC_ACQ_REL,
+        if (k && !__atomic_compare_exchange_n(&toid__h(g)->word, &old, fmt->pack(&h), false, __ATOMIC_ACQ_REL,
                                               __ATOMIC_ACQUIRE)) {
             backoff(&wait);     /* another thread published first: let it go on, then redo the chunk */
             continue;
@@ -769,7 +702,7 @@ chunk_owned(toid_gen *g, uint64_t me, const toid__format *fmt, int64_t *now, siz
         *rc = in;
         return in < 0;
     }
-    TOID__ASSERT((g->h.busy & 1u) && g->h.owner == me);
+    TOID__ASSERT((toid__h(g)->busy & 1u) && toid__h(g)->owner == me);
     *rc = chunk_held(g, fmt, now, chunk, q, out, made, st_all, last, HOLD_OWNER);
     toid__leave_owned(g, busy);
     return true;
@@ -786,10 +719,10 @@ make_chunk(toid_gen *g, const toid__format *fmt, int64_t *now, size_t chunk, poo
         if (chunk_owned(g, me, fmt, now, chunk, q, out, made, st_all, last, &rc))
             return rc;
     /* the word, or the head under the lock, is the state of record only now */
-    TOID__ASSERT(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY);
+    TOID__ASSERT(__atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY);
     if (fmt->pack)
         return chunk_cas(g, fmt, now, chunk, q, out, made, st_all, last);
-    if (__builtin_expect(!(g->h.cfg.flags & TOID_GEN_SHARED), 1))
+    if (__builtin_expect(!(toid__h(g)->cfg.flags & TOID_GEN_SHARED), 1))
         return chunk_locked(g, fmt, now, chunk, q, out, made, st_all, last);
     return chunk_shared(g, fmt, now, chunk, q, out, made, st_all, last);
 }
@@ -798,9 +731,9 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
     size_t made = 0;
     unsigned st_all = 0;
     int rc = 0;
-    if (!g || !(g->h.state & TOID__GEN_READY) || (!out && n))
+    if (!g || !(toid__h(g)->state & TOID__GEN_READY) || (!out && n))
         return TOID_EINVAL;
-    const toid__format *fmt = toid__format_of(g->h.cfg.format);
+    const toid__format *fmt = toid__format_of(toid__h(g)->cfg.format);
     size_t size = fmt->info.bin_size;
     if ((rc = check_fork(g, fmt)) < 0)
         goto done;
@@ -819,12 +752,12 @@ static int produce(toid_gen *g, uint8_t *out, size_t n, size_t *made_out, unsign
         if (rc == 0)
             continue;
         bool exhausted = rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW;
-        bool wait_next = exhausted && g->h.cfg.on_exhausted == TOID_EXHAUSTED_WAIT;
-        bool wait_back = rc == TOID_ECLOCK && g->h.cfg.on_behind == TOID_BEHIND_WAIT;
+        bool wait_next = exhausted && toid__h(g)->cfg.on_exhausted == TOID_EXHAUSTED_WAIT;
+        bool wait_back = rc == TOID_ECLOCK && toid__h(g)->cfg.on_behind == TOID_BEHIND_WAIT;
         if (!wait_next && !wait_back)
             goto done;
         /* each wait has its own bound: a long batch may wait many times */
-        if (wait_until(wait_next ? last + 1 : last, mono_ms() + g->h.cfg.wait_max_ms) < 0)
+        if (wait_until(wait_next ? last + 1 : last, mono_ms() + toid__h(g)->cfg.wait_max_ms) < 0)
             goto done;
         st_all |= TOID_ST_WAITED;
         now = toid__clock_us();
@@ -855,7 +788,7 @@ done:
 static __attribute__((noinline)) int produce_one_general(toid_gen *g, const toid__format *fmt, uint8_t *out,
                                                          unsigned *status) {
     int rc;
-    if (__builtin_expect((g->h.cfg.flags & TOID_GEN_SHARED) || fmt->info.random_order, 0))
+    if (__builtin_expect((toid__h(g)->cfg.flags & TOID_GEN_SHARED) || fmt->info.random_order, 0))
         goto slow;
     if ((rc = check_fork(g, fmt)) < 0)
         goto fail;
@@ -900,7 +833,7 @@ fail:
  * that declines.) */
 static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const toid__format *fmt, uint8_t *out,
                                                             unsigned *status) {
-    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED);
+    uint64_t o = __atomic_load_n(&toid__h(g)->owner, __ATOMIC_RELAXED);
     if (__builtin_expect(fmt->one != NULL && (o == toid__caller_id(g) || o == TOID__OWNER_MANY), 1)) {
         int st = fmt->one(g, out);
         if (__builtin_expect(st >= 0, 1)) {
@@ -915,16 +848,16 @@ static inline __attribute__((always_inline)) int produce_one(toid_gen *g, const 
 }
 
 int toid_gen_next(toid_gen *g, uint8_t *out, unsigned *status) {
-    if (!g || !(g->h.state & TOID__GEN_READY) || !out)
+    if (!g || !(toid__h(g)->state & TOID__GEN_READY) || !out)
         return TOID_EINVAL;
-    return produce_one(g, toid__format_of(g->h.cfg.format), out, status);
+    return produce_one(g, toid__format_of(toid__h(g)->cfg.format), out, status);
 }
 
 /* One ID of g as text: toid_gen_next_text and toid_new_text (g checked by
  * the caller). The format's encoder straight, without toid_encode's checks
  * again. */
 static inline __attribute__((always_inline)) int next_text(toid_gen *g, char *out, size_t out_size) {
-    const toid__format *fmt = toid__format_of(g->h.cfg.format);
+    const toid__format *fmt = toid__format_of(toid__h(g)->cfg.format);
     uint8_t bin[TOID_BIN_MAX];
     if (!out)
         return TOID_EINVAL;
@@ -939,7 +872,7 @@ static inline __attribute__((always_inline)) int next_text(toid_gen *g, char *ou
 }
 
 int toid_gen_next_text(toid_gen *g, char *out, size_t out_size) {
-    if (!g || !(g->h.state & TOID__GEN_READY))
+    if (!g || !(toid__h(g)->state & TOID__GEN_READY))
         return TOID_EINVAL;
     return next_text(g, out, out_size);
 }
@@ -1155,11 +1088,9 @@ int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made) {
 int toid_configure(const toid_gen_config *cfg) {
     toid_gen_config c;
     int64_t epoch;
-    if (resolve_config(cfg, &c, &epoch) < 0 || (c.flags & (TOID_GEN_UNLOCKED | TOID_GEN_SHARED)))
+    if (toid__resolve_config(cfg, TOID_FOR_CONFIGURE, &c, &epoch, NULL, 0) < 0)
         return TOID_EINVAL;
     if (c.flags & TOID_GEN_PER_THREAD) {
-        if (!toid__format_of(c.format)->per_thread_ok)
-            return TOID_EINVAL;
         bool taken = init_lock();
         per_thread_cfg[c.format] = c;
         if (++versions == 0)    /* 0 means off */
@@ -1180,12 +1111,12 @@ int toid_configure(const toid_gen_config *cfg) {
      * holding the lock only (not claimed: a program that configures in main
      * and makes IDs in other threads would otherwise find main the owner,
      * and go MANY at the first of them). */
-    (void)check_fork(g, toid__format_of(g->h.cfg.format));
+    (void)check_fork(g, toid__format_of(toid__h(g)->cfg.format));
     uint64_t me = toid__self_id();
     uint32_t busy = 0;
     int in = 0;
     toid__lock(g);
-    if (__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) != TOID__OWNER_NONE) {
+    if (__atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) != TOID__OWNER_NONE) {
         toid__unlock(g);
         while (owned_by(g, me) && (in = toid__enter_owned(g, me, &busy)) == 0)
             ;
@@ -1197,14 +1128,14 @@ int toid_configure(const toid_gen_config *cfg) {
      * otherwise start again at sequence 0 and repeat IDs). Other settings
      * start a new stream (toid.h says so). The state of record is where it
      * was: the head (owned by us, or under the lock), or the word (MANY). */
-    bool same_space = g->h.cfg.format == c.format && g->h.epoch_ms == epoch && g->h.cfg.node == c.node &&
-                      g->h.cfg.counter_mode == c.counter_mode;
-    g->h.cfg = c;
-    g->h.epoch_ms = epoch;
+    bool same_space = toid__h(g)->cfg.format == c.format && toid__h(g)->epoch_ms == epoch && toid__h(g)->cfg.node == c.node &&
+                      toid__h(g)->cfg.counter_mode == c.counter_mode;
+    toid__h(g)->cfg = c;
+    toid__h(g)->epoch_ms = epoch;
     if (!same_space)
         forget_state(g);
-    g->h.fork_generation = toid__fork_generation();
-    g->h.state = TOID__GEN_READY;
+    toid__h(g)->fork_generation = toid__fork_generation();
+    toid__h(g)->state = TOID__GEN_READY;
     toid__unlock(g);
     if (in == 1)
         toid__leave_owned(g, busy);

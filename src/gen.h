@@ -57,6 +57,12 @@ static inline void toid__gen_store64(uint8_t *p, uint64_t v) {
 #endif
 }
 
+/* cfg with every zero resolved to its default into *out (and the epoch
+ * into *epoch), or TOID_EINVAL with the setting and the reason in why
+ * (gen_config.c; toid_gen_config_explain). */
+int toid__resolve_config(const toid_gen_config *in, toid_config_use use, toid_gen_config *out, int64_t *epoch,
+                         char *why, size_t why_size) TOID__HIDDEN;
+
 /* Private g->state bits. */
 #define TOID__GEN_READY 1u
 #define TOID__GEN_FORKED 2u     /* node format in a child: needs toid_gen_init */

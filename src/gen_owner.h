@@ -27,7 +27,7 @@
 
 #include <pthread.h>
 
-/* g->h.owner: who may make IDs without an atomic read-modify-write. Any
+/* toid__h(g)->owner: who may make IDs without an atomic read-modify-write. Any
  * other value is the owning thread. */
 #define TOID__OWNER_NONE 0u       /* no thread has made an ID yet */
 #define TOID__OWNER_MANY 1u       /* several threads: the lock or the CAS, for good */
@@ -46,9 +46,9 @@ static inline uint64_t toid__self_id(void) {
 #endif
 }
 
-/* Who the caller is, as g->h.owner names it. */
+/* Who the caller is, as toid__h(g)->owner names it. */
 static inline uint64_t toid__caller_id(const toid_gen *g) {
-    return (g->h.cfg.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED : toid__self_id();
+    return (toid__h(g)->cfg.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED : toid__self_id();
 }
 
 /* The owner's bracket around its IDs: busy made odd, then owner read again
@@ -58,21 +58,21 @@ static inline uint64_t toid__caller_id(const toid_gen *g) {
  * thread's own ID of g (it cannot wait for it, and must not repeat it).
  * busy counts up, odd inside an ID and even outside. */
 static inline __attribute__((always_inline)) int toid__enter_owned(toid_gen *g, uint64_t me, uint32_t *busy) {
-    uint32_t b = *busy = __atomic_load_n(&g->h.busy, __ATOMIC_RELAXED);
+    uint32_t b = *busy = __atomic_load_n(&toid__h(g)->busy, __ATOMIC_RELAXED);
     if (__builtin_expect(b & 1u, 0))
         return TOID_EINVAL;
-    __atomic_store_n(&g->h.busy, b + 1u, __ATOMIC_RELAXED);
+    __atomic_store_n(&toid__h(g)->busy, b + 1u, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_RELAXED) == me, 1))
+    if (__builtin_expect(__atomic_load_n(&toid__h(g)->owner, __ATOMIC_RELAXED) == me, 1))
         return 1;
-    __atomic_store_n(&g->h.busy, b + 2u, __ATOMIC_RELEASE);
+    __atomic_store_n(&toid__h(g)->busy, b + 2u, __ATOMIC_RELEASE);
     return 0;
 }
 
 /* Leaves the ID that toid__enter_owned entered at busy count `entered`. */
 static inline __attribute__((always_inline)) void toid__leave_owned(toid_gen *g, uint32_t entered) {
-    TOID__ASSERT(__atomic_load_n(&g->h.busy, __ATOMIC_RELAXED) == entered + 1u);
-    __atomic_store_n(&g->h.busy, entered + 2u, __ATOMIC_RELEASE);
+    TOID__ASSERT(__atomic_load_n(&toid__h(g)->busy, __ATOMIC_RELAXED) == entered + 1u);
+    __atomic_store_n(&toid__h(g)->busy, entered + 2u, __ATOMIC_RELEASE);
 }
 
 /* The generator's lock (gen.c describes it): the uncontended halves, inline;
@@ -81,18 +81,18 @@ void toid__lock_contended(toid_gen *g) TOID__HIDDEN;
 void toid__unlock_sleepers(toid_gen *g) TOID__HIDDEN;
 
 static inline __attribute__((always_inline)) void toid__lock(toid_gen *g) {
-    if (g->h.cfg.flags & TOID_GEN_UNLOCKED)
+    if (toid__h(g)->cfg.flags & TOID_GEN_UNLOCKED)
         return;
     int c = 0;
-    if (__builtin_expect(!__atomic_compare_exchange_n(&g->h.lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 0))
+    if (__builtin_expect(!__atomic_compare_exchange_n(&toid__h(g)->lock, &c, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED), 0))
         toid__lock_contended(g);
 }
 
 static inline __attribute__((always_inline)) void toid__unlock(toid_gen *g) {
-    if (g->h.cfg.flags & TOID_GEN_UNLOCKED)
+    if (toid__h(g)->cfg.flags & TOID_GEN_UNLOCKED)
         return;
-    if (__builtin_expect(__atomic_load_n(&g->h.lock, __ATOMIC_RELAXED) == 1, 1))
-        __atomic_store_n(&g->h.lock, 0, __ATOMIC_RELEASE);
+    if (__builtin_expect(__atomic_load_n(&toid__h(g)->lock, __ATOMIC_RELAXED) == 1, 1))
+        __atomic_store_n(&toid__h(g)->lock, 0, __ATOMIC_RELEASE);
     else
         toid__unlock_sleepers(g);
 }
@@ -100,8 +100,8 @@ static inline __attribute__((always_inline)) void toid__unlock(toid_gen *g) {
 /* g is this process's to use as it is: no fork since it was last checked,
  * and not a node format's child copy awaiting toid_gen_init. */
 static inline __attribute__((always_inline)) bool toid__fork_checked(const toid_gen *g) {
-    return toid__fork_generation_seen() == __atomic_load_n(&g->h.fork_generation, __ATOMIC_ACQUIRE) &&
-           !(g->h.state & TOID__GEN_FORKED);
+    return toid__fork_generation_seen() == __atomic_load_n(&toid__h(g)->fork_generation, __ATOMIC_ACQUIRE) &&
+           !(toid__h(g)->state & TOID__GEN_FORKED);
 }
 
 /* The owner's entropy: the thread's CSPRNG itself (it may make a system
@@ -126,13 +126,13 @@ extern int toid__test_nobodys_one_off TOID__HIDDEN;
 
 /* How toid__owner_one holds g (a constant at each call). */
 typedef enum toid__hold {
-    TOID__AS_OWNER,     /* g->h.owner names the caller: plain stores inside busy */
+    TOID__AS_OWNER,     /* toid__h(g)->owner names the caller: plain stores inside busy */
     TOID__UNDER_LOCK,   /* MANY, a format whose state is not one word (ULID, UUIDv7): the lock */
     TOID__BY_CAS        /* MANY, a format whose state is one word: a snapshot, published by compare-and-swap */
 } toid__hold;
 
 /* Takes g for one ID on toid__owner_one's path: as its owner `me`
- * (toid__enter_owned's result), or as one of several threads (g->h.owner
+ * (toid__enter_owned's result), or as one of several threads (toid__h(g)->owner
  * was MANY): by its lock, or (BY_CAS) nothing to take. 1 when taken; 0
  * (the caller declines) when MANY no longer holds (only a fork's reset
  * moves it: a child's thread may have read its parent's MANY). Read with
@@ -145,7 +145,7 @@ static inline __attribute__((always_inline)) int toid__take_one(toid_gen *g, uin
         return toid__enter_owned(g, me, busy);
     if (how == TOID__UNDER_LOCK)
         toid__lock(g);
-    if (__builtin_expect(__atomic_load_n(&g->h.owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY, 1))
+    if (__builtin_expect(__atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) == TOID__OWNER_MANY, 1))
         return 1;
     if (how == TOID__UNDER_LOCK)
         toid__unlock(g);
@@ -160,7 +160,7 @@ static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, to
         toid__leave_owned(g, busy);
 }
 
-/* One ID of g, with `core` inlined, for a caller that found g->h.owner
+/* One ID of g, with `core` inlined, for a caller that found toid__h(g)->owner
  * naming it, `me` (toid__caller_id); or MANY in a generator not in shared
  * memory: then under the lock, or for a format whose state is one word on
  * a snapshot of that word published by compare-and-swap, as the generic
@@ -174,7 +174,7 @@ static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, to
 static inline __attribute__((always_inline)) int
 toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
                 int (*core)(toid__core *, uint8_t *), toid__hold how) {
-    toid_gen_head *h = &g->h, snap;
+    toid_gen_head *h = toid__h(g), snap;
     if (__builtin_expect(!toid__fork_checked(g), 0))
         return TOID__ESLOW;
     struct timespec ts;
@@ -186,9 +186,9 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
         return in < 0 ? in : TOID__ESLOW;   /* re-entered: refused before touching anything */
     uint64_t word = 0;
     if (how == TOID__BY_CAS) {  /* the core works on a copy; the word is the state of record */
-        word = __atomic_load_n(&g->h.word, __ATOMIC_ACQUIRE);
-        snap.cfg = g->h.cfg;
-        snap.epoch_ms = g->h.epoch_ms;
+        word = __atomic_load_n(&toid__h(g)->word, __ATOMIC_ACQUIRE);
+        snap.cfg = toid__h(g)->cfg;
+        snap.epoch_ms = toid__h(g)->epoch_ms;
         if (fmt->unpack)
             fmt->unpack(word, &snap);
         h = &snap;
@@ -225,7 +225,7 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
     if (__builtin_expect(rc == 0, 1)) {
         rc = (int)c.status;
         if (how == TOID__BY_CAS) {
-            if (!fmt->pack || !__atomic_compare_exchange_n(&g->h.word, &word, fmt->pack(&snap), false, __ATOMIC_ACQ_REL,
+            if (!fmt->pack || !__atomic_compare_exchange_n(&toid__h(g)->word, &word, fmt->pack(&snap), false, __ATOMIC_ACQ_REL,
                                              __ATOMIC_RELAXED))
                 rc = TOID__ESLOW;   /* another thread published first: the generic path redoes it */
         } else if (!same) {     /* where ms starts, for the IDs after (valid while ms stays the last ID's) */
@@ -244,10 +244,10 @@ toid__owner_one(toid_gen *g, uint64_t me, uint8_t *out, const toid__format *fmt,
  * caller, or MANY outside shared memory; TOID__ESLOW otherwise. */
 static inline __attribute__((always_inline)) int
 toid__gen_one(toid_gen *g, uint8_t *out, const toid__format *fmt, int (*core)(toid__core *, uint8_t *)) {
-    uint64_t o = __atomic_load_n(&g->h.owner, __ATOMIC_RELAXED), me = toid__caller_id(g);
+    uint64_t o = __atomic_load_n(&toid__h(g)->owner, __ATOMIC_RELAXED), me = toid__caller_id(g);
     if (__builtin_expect(o == me, 1))
         return toid__owner_one(g, me, out, fmt, core, TOID__AS_OWNER);
-    if (o == TOID__OWNER_MANY && !(g->h.cfg.flags & TOID_GEN_SHARED) &&
+    if (o == TOID__OWNER_MANY && !(toid__h(g)->cfg.flags & TOID_GEN_SHARED) &&
         !__atomic_load_n(&toid__test_nobodys_one_off, __ATOMIC_RELAXED))
         return toid__owner_one(g, me, out, fmt, core, fmt->pack ? TOID__BY_CAS : TOID__UNDER_LOCK);
     return TOID__ESLOW;

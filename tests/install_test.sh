@@ -14,7 +14,7 @@ lib=$(ls -d "$root"/lib*/ | head -n 1)
 test -f "$root/include/toid.h"
 test -f "$lib/libtoid.a"
 soname=$(objdump -p "$lib"/libtoid.so | awk '/SONAME/ {print $2}')
-[ "$soname" = "libtoid.so.0" ] || { echo "SONAME is '$soname'"; exit 1; }
+[ "$soname" = "libtoid.so.1" ] || { echo "SONAME is '$soname'"; exit 1; }
 bad=$(nm -D --defined-only "$lib"/libtoid.so | awk '{print $3}' | grep -v '^toid_' || true)
 [ -z "$bad" ] || { echo "exported beyond the header: $bad"; exit 1; }
 # pkg-config (the .pc is relocatable: it finds the staging tree itself)

@@ -5,6 +5,7 @@
  * reference trace, and the wrapper's waits with an injected clock. */
 #include "check.h"
 #include "toid.h"
+#include "../src/gen_state.h"     /* white box: the generator's state */
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -70,9 +71,9 @@ static int cmp_id(toid_format f, const uint8_t *a, const uint8_t *b) {
 /* An error must leave the generator exactly as it was. */
 static int next_checked(toid_gen *g, int64_t ms, fake *e, uint8_t *out, unsigned *st) {
     static uint8_t before[sizeof(toid_gen_uid11)];
-    size_t size = toid_gen_size(g->h.cfg.format);   /* the whole state, uid11's set too */
+    size_t size = toid_gen_size(toid__h(g)->cfg.format);   /* the whole state, uid11's set too */
     memcpy(before, g, size);
-    size_t n = toid_bin_size(g->h.cfg.format);
+    size_t n = toid_bin_size(toid__h(g)->cfg.format);
     uint8_t sentinel[TOID_BIN_MAX];
     memset(out, 0xA5, n);
     memcpy(sentinel, out, n);
@@ -255,7 +256,7 @@ TEST_CASE(boundaries) {
         CHECK_EQ_INT(next_checked(g, m, &e5, id, &st), 0);
         /* 2^41 more IDs would take too long: set the counter as a decoded ID
          * would carry it, through the pure state (the last ID) */
-        uint8_t *last = g->h.last;
+        uint8_t *last = toid__h(g)->last;
         uint64_t c = (UINT64_C(1) << 42) - 3;
         last[6] = (uint8_t)(0x70 | c >> 38);
         last[7] = (uint8_t)(c >> 30);
@@ -545,7 +546,7 @@ TEST_CASE(scru160_micros) {
 /* ---- memory: a small toid_gen for every format but uid11, whose set needs
  * toid_gen_size(TOID_UID11) bytes and is refused anything less ---- */
 TEST_CASE(memory) {
-    CHECK(sizeof(toid_gen) <= 256);
+    CHECK_EQ_INT(sizeof(toid_gen), TOID_GEN_SIZE);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         size_t want = f == TOID_UID11 ? sizeof(toid_gen_uid11) : sizeof(toid_gen);
         CHECK_EQ_INT(toid_gen_size((toid_format)f), want);
@@ -749,6 +750,112 @@ TEST_CASE(rollback_allowance) {
         if (f == TOID_UUIDV7)
             test_allowance((toid_format)f, TOID_BEHIND_RESET);
     }
+}
+
+/* ---- which setting is wrong: toid_gen_config_explain ----
+ * Each refusal names the setting (its field in toid_gen_config) and why, in
+ * the words front ends show as they are; and it refuses exactly what
+ * toid_gen_init and toid_configure refuse (a property over random settings). */
+static void explained(toid_format f, void (*set)(toid_gen_config *), toid_config_use use, const char *want) {
+    toid_gen_config c;
+    char why[200] = "untouched";
+    toid_gen_config_default(f, &c);
+    set(&c);
+    int rc = toid_gen_config_explain(&c, use, why, sizeof why);
+    CHECK_MSG(rc == (want ? TOID_EINVAL : 0) && strcmp(why, want ? want : "") == 0, "%s: %d \"%s\", want \"%s\"",
+              toid_format_get(f)->name, rc, why, want ? want : "");
+}
+static void node_1024(toid_gen_config *c) { c->node = 1024; }
+static void node_1(toid_gen_config *c) { c->node = 1; }
+static void epoch_other(toid_gen_config *c) { c->epoch_ms = 1000; }
+static void epoch_far(toid_gen_config *c) { c->epoch_ms = INT64_C(1) << 50; }
+static void entropy_4(toid_gen_config *c) { c->entropy_bytes = 4; }
+static void counter_micros(toid_gen_config *c) { c->counter_mode = TOID_COUNTER_MICROS; }
+static void counter_9(toid_gen_config *c) { c->counter_mode = (toid_counter_mode)9; }
+static void advance(toid_gen_config *c) { c->on_exhausted = TOID_EXHAUSTED_ADVANCE; }
+static void reset(toid_gen_config *c) { c->on_behind = TOID_BEHIND_RESET; }
+static void cap_5000(toid_gen_config *c) { c->per_ms_cap = 5000; }
+static void cap_10(toid_gen_config *c) { c->per_ms_cap = 10; }
+static void flags_both(toid_gen_config *c) { c->flags = TOID_GEN_UNLOCKED | TOID_GEN_SHARED; }
+static void flags_unknown(toid_gen_config *c) { c->flags = 0x100; }
+static void per_thread(toid_gen_config *c) { c->flags = TOID_GEN_PER_THREAD; }
+static void unlocked(toid_gen_config *c) { c->flags = TOID_GEN_UNLOCKED; }
+static void nothing(toid_gen_config *c) { (void)c; }
+
+static unsigned lcg(unsigned *s) { return (*s = *s * 1103515245u + 12345u) >> 8; }   /* 24 bits */
+
+TEST_CASE(config_explained) {
+    explained(TOID_NANOFLAKE, node_1024, TOID_FOR_GEN_INIT, "node: 1024 is above nanoflake's largest, 1023");
+    explained(TOID_ULID, node_1, TOID_FOR_GEN_INIT, "node: ulid takes no node (got 1)");
+    explained(TOID_ULID, epoch_other, TOID_FOR_GEN_INIT, "epoch_ms: ulid counts from its own epoch, 0 (got 1000)");
+    explained(TOID_NANOFLAKE, epoch_far, TOID_FOR_GEN_INIT, "epoch_ms: 1125899906842624 is outside 0 to 2^48-1 ms");
+    explained(TOID_ULID_FLAKE, entropy_4, TOID_FOR_GEN_INIT, "entropy_bytes: ulid-flake takes 1 to 3 (got 4)");
+    explained(TOID_ULID, entropy_4, TOID_FOR_GEN_INIT, "entropy_bytes: ulid takes no increment size (got 4)");
+    explained(TOID_ULID, counter_micros, TOID_FOR_GEN_INIT, "counter_mode: only scru160 has a counter (ulid)");
+    explained(TOID_SCRU160, counter_9, TOID_FOR_GEN_INIT, "counter_mode: 9 is not a counter mode");
+    explained(TOID_ULID, advance, TOID_FOR_GEN_INIT,
+              "on_exhausted: advance (into the next ms) is uuidv7's alone, not ulid's");
+    explained(TOID_ULID, reset, TOID_FOR_CONFIGURE, "on_behind: reset is uuidv7's alone, not ulid's");
+    explained(TOID_UID11, cap_5000, TOID_FOR_GEN_INIT, "per_ms_cap: 5000 is above 4096");
+    explained(TOID_ULID, cap_10, TOID_FOR_GEN_INIT, "per_ms_cap: only uid11 has a per-ms cap (ulid)");
+    explained(TOID_ULID, flags_both, TOID_FOR_GEN_INIT, "flags: TOID_GEN_UNLOCKED and TOID_GEN_SHARED exclude each other");
+    explained(TOID_ULID, flags_unknown, TOID_FOR_GEN_INIT, "flags: 0x100 are not flags");
+    explained(TOID_ULID, per_thread, TOID_FOR_GEN_INIT,
+              "flags: TOID_GEN_PER_THREAD is for toid_configure (the process-wide generator)");
+    explained(TOID_ULID, unlocked, TOID_FOR_CONFIGURE,
+              "flags: TOID_GEN_UNLOCKED and TOID_GEN_SHARED are for a generator of your own (toid_gen_init)");
+    explained(TOID_NANOFLAKE, per_thread, TOID_FOR_CONFIGURE,
+              "flags: TOID_GEN_PER_THREAD is for the formats whose random bits keep separate generators apart; "
+              "nanoflake's generators would repeat each other's IDs");
+    explained(TOID_ULID, per_thread, TOID_FOR_CONFIGURE, NULL);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {     /* every format's defaults pass, both ways */
+        explained((toid_format)f, nothing, TOID_FOR_GEN_INIT, NULL);
+        explained((toid_format)f, nothing, TOID_FOR_CONFIGURE, NULL);
+    }
+    char why[8];
+    CHECK_EQ_INT(toid_gen_config_explain(NULL, TOID_FOR_GEN_INIT, why, sizeof why), TOID_EINVAL);
+    CHECK_EQ_STR(why, "config:");     /* cut to fit, NUL-terminated */
+    CHECK_EQ_INT(toid_gen_config_explain(NULL, TOID_FOR_GEN_INIT, NULL, 0), TOID_EINVAL);
+
+    /* the property: random settings near the edges, refused by init or
+     * configure exactly when explained */
+    unsigned seed = 12345;
+    int disagree = 0, refused = 0;
+    for (int i = 0; i < 20000; i++) {
+        toid_gen_config c;
+        toid_format f = (toid_format)(lcg(&seed) % TOID_FORMAT_COUNT);
+        toid_gen_config_default(f, &c);
+        unsigned r = (unsigned)lcg(&seed);
+        for (int k = 0; k < 1 + (int)(r & 1); k++) {    /* one or two settings off their defaults */
+            switch (lcg(&seed) % 8) {
+            case 0: c.node = (uint32_t)lcg(&seed) % 1100; break;
+            case 1: c.entropy_bytes = (uint32_t)lcg(&seed) % 5; break;
+            case 2: c.counter_mode = (toid_counter_mode)(lcg(&seed) % 4); break;
+            case 3: c.on_exhausted = (toid_on_exhausted)(lcg(&seed) % 5); break;
+            case 4: c.on_behind = (toid_on_behind)(lcg(&seed) % 6); break;
+            case 5: c.per_ms_cap = (uint32_t)lcg(&seed) % 5000; break;
+            case 6: c.flags = (uint32_t)lcg(&seed) % 16 & ~(uint32_t)TOID_GEN_SHARED; break;
+            default: c.epoch_ms = (r & 256) ? (int64_t)lcg(&seed) : 0; break;
+            }
+        }
+        toid_config_use use = (r & 512) ? TOID_FOR_CONFIGURE : TOID_FOR_GEN_INIT;
+        int ex = toid_gen_config_explain(&c, use, NULL, 0);
+        int rc;
+        if (use == TOID_FOR_GEN_INIT) {
+            rc = toid_gen_init_size(&room_a.g, sizeof room_a, &c);
+        } else {
+            rc = toid_configure(&c);
+            if (rc == 0 && (c.flags & TOID_GEN_PER_THREAD)) {   /* back to one generator */
+                c.flags = 0;
+                toid_configure(&c);
+            }
+        }
+        refused += ex < 0;
+        disagree += (rc == TOID_EINVAL) != (ex < 0);
+    }
+    CHECK_MSG(disagree == 0, "%d of 20000 settings refused by one and not the other", disagree);
+    CHECK_MSG(refused > 1000 && refused < 19000, "%d of 20000 refused: the settings do not reach both sides",
+              refused);
 }
 
 int main(int argc, char **argv) {

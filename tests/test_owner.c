@@ -21,6 +21,7 @@
 #include "check.h"
 #include "new_gen.h"
 #include "toid.h"
+#include "../src/gen_state.h"     /* white box: the generator's state */
 
 #include <pthread.h>
 #include <signal.h>
@@ -40,7 +41,7 @@ void toid__test_reseed_now(void);
 
 static long rounds = 40;
 
-static bool owned_by_thread(const toid_gen *g) { return g->h.owner > 2; }
+static bool owned_by_thread(const toid_gen *g) { return toid__h(g)->owner > 2; }
 
 
 static int ones_entropy(void *ctx, uint8_t *buf, size_t n) {
@@ -80,18 +81,18 @@ TEST_CASE(claimed_then_taken_over) {
         toid_gen *g = new_gen(f);
         uint8_t a[TOID_BIN_MAX], b[TOID_BIN_MAX];
         size_t n = toid_bin_size(f);
-        CHECK_EQ_INT(g->h.owner, OWNER_NONE);
+        CHECK_EQ_INT(toid__h(g)->owner, OWNER_NONE);
         CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);
         CHECK_MSG(owned_by_thread(g), "%s: the first thread owns it", toid_format_get(f)->name);
         CHECK_EQ_INT(one_from_other_thread(g, b), 0);
-        CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+        CHECK_EQ_INT(toid__h(g)->owner, OWNER_MANY);
         if (ordered(f))
             CHECK_MSG(memcmp(a, b, n) < 0, "%s: the other thread's ID follows the owner's",
                       toid_format_get(f)->name);
         else
             CHECK(memcmp(a, b, n) != 0);
         CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);     /* the first thread, now through the lock or CAS */
-        CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+        CHECK_EQ_INT(toid__h(g)->owner, OWNER_MANY);
         if (ordered(f))
             CHECK(memcmp(b, a, n) < 0);
         free(g);
@@ -103,7 +104,7 @@ TEST_CASE(nobody_owns_without_membarrier) {
     toid_gen *g = new_gen(TOID_ULID);
     uint8_t a[16];
     CHECK_EQ_INT(toid_gen_next(g, a, NULL), 0);
-    CHECK_EQ_INT(g->h.owner, OWNER_MANY);
+    CHECK_EQ_INT(toid__h(g)->owner, OWNER_MANY);
     toid__test_owner_off = 0;
     free(g);
 }
@@ -146,8 +147,8 @@ TEST_CASE(unlocked_generator) {
             memcpy(last, newest, n);
         }
         CHECK_MSG(bad == 0, "%s: %d IDs out of order", toid_format_get(f)->name, bad);
-        CHECK_MSG(u.h.owner == 3, "%s: UNLOCKED keeps its own mark (owner %llu)", toid_format_get(f)->name,
-                  (unsigned long long)u.h.owner);
+        CHECK_MSG(toid__h(&u)->owner == 3, "%s: UNLOCKED keeps its own mark (owner %llu)", toid_format_get(f)->name,
+                  (unsigned long long)toid__h(&u)->owner);
     }
 }
 
@@ -295,18 +296,18 @@ TEST_CASE(fork_child_not_held_by_parent_owner) {
     pthread_join(t, NULL);
     CHECK(owned_by_thread(g));
     /* as if that thread had been caught making an ID when we forked */
-    __atomic_store_n(&g->h.busy, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&toid__h(g)->busy, 1, __ATOMIC_RELEASE);
     pid_t pid = fork();
     if (pid == 0) {
         alarm(20);      /* a hang would be the failure */
         uint8_t id[16];
         int rc = toid_gen_next(g, id, NULL);
-        _exit(rc == 0 && !(g->h.busy & 1u) ? 0 : 1);   /* out of its ID: busy even */
+        _exit(rc == 0 && !(toid__h(g)->busy & 1u) ? 0 : 1);   /* out of its ID: busy even */
     }
     int st = 0;
     CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
     CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child made an ID (status %d)", st);
-    __atomic_store_n(&g->h.busy, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&toid__h(g)->busy, 0, __ATOMIC_RELEASE);
     free(g);
 }
 

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "toid.h"
+#include "../src/gen_state.h"     /* white box: the generator's state */
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -112,10 +113,10 @@ static void twin_init(twin *t, toid_format f, toid_on_behind behind, uint32_t al
     CHECK_EQ_INT(toid_gen_next(t->owned, id, NULL), 0);
     toid__test_owner_off = 0;
     if (locked)
-        CHECK_MSG(t->owned->h.owner == 1, "%s: nobody owns the first generator", toid_format_get(f)->name);
+        CHECK_MSG(toid__h(t->owned)->owner == 1, "%s: nobody owns the first generator", toid_format_get(f)->name);
     else
-        CHECK_MSG(t->owned->h.owner > 3, "%s: this thread owns the first generator", toid_format_get(f)->name);
-    CHECK_MSG(t->generic->h.owner == 1, "%s: nobody owns the second", toid_format_get(f)->name);
+        CHECK_MSG(toid__h(t->owned)->owner > 3, "%s: this thread owns the first generator", toid_format_get(f)->name);
+    CHECK_MSG(toid__h(t->generic)->owner == 1, "%s: nobody owns the second", toid_format_get(f)->name);
 }
 
 static void twin_free(twin *t) {
@@ -125,7 +126,7 @@ static void twin_free(twin *t) {
 
 static int64_t ms_of(const twin *t, const uint8_t *id) {
     int64_t ms = INT64_MIN;
-    toid_time_of(t->f, id, t->owned->h.epoch_ms, &ms);
+    toid_time_of(t->f, id, toid__h(t->owned)->epoch_ms, &ms);
     return ms;
 }
 
@@ -185,7 +186,7 @@ static void step(twin *t, bool text) {
         /* an ID that opened a ms came from the specialised path, which alone
          * keeps where that ms starts (a reset is the generic path's) */
         if (t->see_path && ra == 0 && (sa & TOID_ST_NEW_MS) && !(sa & TOID_ST_RESET)) {
-            CHECK_MSG(t->owned->h.tick_ms == t->owned->h.last_ms, "%s: the owner's path did not make the ID",
+            CHECK_MSG(toid__h(t->owned)->tick_ms == toid__h(t->owned)->last_ms, "%s: the owner's path did not make the ID",
                       toid_format_get(t->f)->name);
             t->by_owner_path++;
         }
@@ -340,7 +341,7 @@ TEST_CASE(outside_span) {
                 {-5000, -1, 0, 0, 1500, 999},           /* before the epoch, then in */
                 {0, 1000, 3999, 4000, 4001, 1000000},   /* up to the last ms, then past it */
             };
-            int64_t last_ms = t.owned->h.epoch_ms + (INT64_C(1) << info->ts_bits) - 1;
+            int64_t last_ms = toid__h(t.owned)->epoch_ms + (INT64_C(1) << info->ts_bits) - 1;
             int64_t base = top ? (last_ms - 3) * 1000 : T0;
             for (int i = 0; i < 6; i++) {
                 __atomic_store_n(&clock_us, base + script[top][i], __ATOMIC_RELAXED);
@@ -352,7 +353,7 @@ TEST_CASE(outside_span) {
                 toid__test_owner_off = 0;
                 compare(&t, top ? "past the span" : "before the epoch", ra, a, sa, rb, b, sb);
             }
-            CHECK_MSG(t.owned->h.owner > 3, "%s: owned", info->name);
+            CHECK_MSG(toid__h(t.owned)->owner > 3, "%s: owned", info->name);
             twin_free(&t);
         }
     }
@@ -402,7 +403,7 @@ static void process_wide(bool locked) {
             us += (int64_t)(rnd() % 700);
             __atomic_store_n(&clock_us, us, __ATOMIC_RELAXED);
             toid_gen *pw = __atomic_load_n(&toid__ready[f], __ATOMIC_ACQUIRE);
-            int64_t before = pw ? pw->h.last_ms : INT64_MIN;
+            int64_t before = pw ? toid__h(pw)->last_ms : INT64_MIN;
             int ra;
             if (i % 2) {
                 ra = toid_new_text(f, text, sizeof text);
@@ -412,9 +413,9 @@ static void process_wide(bool locked) {
                 ra = toid_new(f, a);
             }
             pw = __atomic_load_n(&toid__ready[f], __ATOMIC_ACQUIRE);
-            if (locked && lock_format(f) && ra == 0 && pw->h.last_ms != before) {
+            if (locked && lock_format(f) && ra == 0 && toid__h(pw)->last_ms != before) {
                 /* a ms opened on the path under the lock, which keeps where it starts */
-                CHECK_MSG(pw->h.owner == 1 && pw->h.tick_ms == pw->h.last_ms,
+                CHECK_MSG(toid__h(pw)->owner == 1 && toid__h(pw)->tick_ms == toid__h(pw)->last_ms,
                           "%s: the process-wide generator's ID did not take the locked path", toid_format_get(f)->name);
                 opened++;
             }

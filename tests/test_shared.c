@@ -30,6 +30,7 @@
 #define _GNU_SOURCE
 #include "check.h"
 #include "toid.h"
+#include "../src/gen_state.h"     /* white box: the generator's state */
 
 #include <pthread.h>
 #include <signal.h>
@@ -323,7 +324,7 @@ static toid_gen_head saved_head;
 
 static void die_holding(toid_gen *g, const uint8_t *id, int after) {
     if (!after) {
-        saved_head = g->h;       /* the state before this ID */
+        saved_head = *toid__h(g);    /* the state before this ID */
         return;
     }
     if (--hold_countdown > 0)
@@ -332,10 +333,10 @@ static void die_holding(toid_gen *g, const uint8_t *id, int after) {
      * "never landed": record it as issued, put the state back, die */
     uint32_t t = __atomic_fetch_add(&sh->ticket, 1, __ATOMIC_SEQ_CST);
     put(hold_format, t, id, hold_start, hold_proc);
-    g->h.last_ms = saved_head.last_ms;
-    memcpy(g->h.last, saved_head.last, sizeof g->h.last);
-    g->h.seq = saved_head.seq;
-    g->h.tag = saved_head.tag;
+    toid__h(g)->last_ms = saved_head.last_ms;
+    memcpy(toid__h(g)->last, saved_head.last, sizeof toid__h(g)->last);
+    toid__h(g)->seq = saved_head.seq;
+    toid__h(g)->tag = saved_head.tag;
     raise(SIGKILL);
 }
 
