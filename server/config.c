@@ -527,9 +527,9 @@ static int check_settings(server_config *c) {
         return bad("--max-output-bytes must be at least %s for this --max-count", n);
     }
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        toid_gen g;     /* the settings are checked first: uid11's TOID_EBUFFER (its larger memory) means they passed */
-        if (toid_gen_init(&g, &c->gen[f]) == TOID_EINVAL)
-            return bad("invalid generator settings for %s", toid_format_get((toid_format)f)->name);
+        char why[200];  /* the library names the setting and the reason */
+        if (toid_gen_config_explain(&c->gen[f], TOID_FOR_GEN_INIT, why, sizeof why) < 0)
+            return bad("generator settings refused: %s", why);
     }
     return 0;
 }

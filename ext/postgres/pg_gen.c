@@ -58,25 +58,32 @@ static bool notice_given;
 static shmem_request_hook_type prev_shmem_request_hook;
 static shmem_startup_hook_type prev_shmem_startup_hook;
 
-/* Initialises g (toid_gen_size(fmt->f) bytes) for fmt: GEN_READY,
- * GEN_NO_NODE, GEN_NODE_RANGE or an error. */
-static int init_gen(toid_gen *g, const pgtoid_fmt *fmt, uint32 flags) {
-    toid_gen_config c;
-    toid_gen_config_default(fmt->f, &c);
+/* The extension's settings for fmt into *c: GEN_READY, GEN_NO_NODE or
+ * GEN_NODE_RANGE. */
+static int gen_config(const pgtoid_fmt *fmt, uint32 flags, toid_gen_config *c) {
+    toid_gen_config_default(fmt->f, c);
     /* A database default must not fail an INSERT because a few hundred rows
      * fell in one ms: where the format's policy is the spec's overflow error
      * (ulid-flake: 15-20 random bits a ms), wait for the next ms instead. */
-    if (c.on_exhausted == TOID_EXHAUSTED_ERROR)
-        c.on_exhausted = TOID_EXHAUSTED_WAIT;
-    c.flags = flags;
+    if (c->on_exhausted == TOID_EXHAUSTED_ERROR)
+        c->on_exhausted = TOID_EXHAUSTED_WAIT;
+    c->flags = flags;
     if (fmt->node_max >= 0) {
         if (node_setting < 0)
             return GEN_NO_NODE;
         if (node_setting > fmt->node_max)
             return GEN_NODE_RANGE;
-        c.node = (uint32)node_setting;
+        c->node = (uint32)node_setting;
     }
-    return toid_gen_init_size(g, toid_gen_size(fmt->f), &c);
+    return GEN_READY;
+}
+
+/* Initialises g (toid_gen_size(fmt->f) bytes) for fmt: GEN_READY,
+ * GEN_NO_NODE, GEN_NODE_RANGE or an error. */
+static int init_gen(toid_gen *g, const pgtoid_fmt *fmt, uint32 flags) {
+    toid_gen_config c;
+    int st = gen_config(fmt, flags, &c);
+    return st != GEN_READY ? st : toid_gen_init_size(g, toid_gen_size(fmt->f), &c);
 }
 
 static void request_shmem(void) {
@@ -132,6 +139,14 @@ static pg_attribute_noreturn() void refuse(const pgtoid_fmt *fmt, int state) {
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
                         errmsg("toid.node = %d is out of range for %s (0..%d)", node_setting,
                                fmt->name, fmt->node_max)));
+    if (state == TOID_EINVAL) {     /* a setting the library refuses: it says which, and why */
+        toid_gen_config c;
+        char why[200];
+        if (gen_config(fmt, 0, &c) == GEN_READY &&
+            toid_gen_config_explain(&c, TOID_FOR_GEN_INIT, why, sizeof why) < 0)
+            ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                            errmsg("%s generator: settings refused", fmt->name), errdetail("%s", why)));
+    }
     pgtoid_error(fmt, state, "generator");
 }
 

@@ -92,3 +92,15 @@ int toidsql_gen_get(toid_format f, uint32_t node, toid_gen **out) {
     *out = &fresh->gen;
     return 0;
 }
+
+void toidsql_gen_fail(sqlite3_context *ctx, const char *fn, toid_format f, uint32_t node, int err) {
+    toid_gen_config cfg;
+    char why[200], what[220];
+    extension_config(f, node, &cfg);
+    if (err != TOID_EINVAL || toid_gen_config_explain(&cfg, TOID_FOR_GEN_INIT, why, sizeof why) == 0) {
+        toidsql_fail(ctx, fn, f, err, -1);
+        return;
+    }
+    sqlite3_snprintf((int)sizeof what, what, "%s (invalid)", why);
+    toidsql_fail_text(ctx, fn, f, what);
+}

@@ -66,8 +66,11 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     }
     toid_gen *g;
     rc = toidsql_gen_get(*f, node, &g);
-    if (rc == 0)
-        rc = toid_gen_next(g, bin, NULL);
+    if (rc < 0) {
+        toidsql_gen_fail(ctx, fn, *f, node, rc);
+        return -1;
+    }
+    rc = toid_gen_next(g, bin, NULL);
     if (rc == TOID_EFORKED) {
         /* The parent process goes on with this node: the child must not. */
         toidsql_fail_text(ctx, fn, *f,
@@ -135,7 +138,7 @@ static void fn_node(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
             toid_gen *g;
             rc = toidsql_gen_get(f, (uint32_t)n, &g);
             if (rc < 0) {
-                toidsql_fail(ctx, fn, f, rc, -1);
+                toidsql_gen_fail(ctx, fn, f, (uint32_t)n, rc);
                 return;
             }
             st->node[f] = n;

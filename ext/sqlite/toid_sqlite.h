@@ -67,6 +67,11 @@ int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int
 void toidsql_fail(sqlite3_context *ctx, const char *fn, toid_format f, int err,
                   long pos);
 
+/* Sets the error of toidsql_gen_get(f, node) on ctx: for settings the
+ * library refuses, its reason ("fn: format: node: ... (invalid)"), else as
+ * toidsql_fail. */
+void toidsql_gen_fail(sqlite3_context *ctx, const char *fn, toid_format f, uint32_t node, int err);
+
 /* Sets a message of its own: "fn: format: what" (just "fn: what" when f is
  * TOID_FORMAT_COUNT, for errors that are about no format). */
 void toidsql_fail_text(sqlite3_context *ctx, const char *fn, toid_format f,

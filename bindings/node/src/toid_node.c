@@ -150,6 +150,17 @@ static napi_value throw_value(napi_env env, const char *what, int rc) {
     return throw_toid(env, true, msg, rc, -1);
 }
 
+/* A configuration the library refuses: its reason, which names the setting
+ * ("node: 1024 is above nanoflake's largest, 1023"); else throw_value. */
+static napi_value throw_config(napi_env env, const char *what, int rc, const toid_gen_config *cfg,
+                               toid_config_use use) {
+    char why[200], msg[256];
+    if (rc != TOID_EINVAL || toid_gen_config_explain(cfg, use, why, sizeof why) == 0)
+        return throw_value(env, what, rc);
+    snprintf(msg, sizeof msg, "%s: %s (%s)", what, why, toid_err_name(rc));
+    return throw_toid(env, true, msg, rc, -1);
+}
+
 /* ---- arguments ----------------------------------------------------------- */
 
 /* Up to 4 arguments of a call. */
@@ -468,7 +479,7 @@ static napi_value js_configure(napi_env env, napi_callback_info info) {
         return NULL;
     int rc = toid_configure(&cfg);
     if (rc < 0)
-        return throw_value(env, "configure", rc);
+        return throw_config(env, "configure", rc, &cfg, TOID_FOR_CONFIGURE);
     /* configure replaces the whole configuration: without a node the
      * generator is back at node 0, which is refused again */
     atomic_store(&node_set[f], has_node);
@@ -501,7 +512,7 @@ static napi_value js_gen_create(napi_env env, napi_callback_info info) {
     int rc = toid_gen_init_size(&g->gen, gen_size, &cfg);
     if (rc < 0) {
         free(g);
-        return throw_value(env, "Generator", rc);
+        return throw_config(env, "Generator", rc, &cfg, TOID_FOR_GEN_INIT);
     }
     napi_value ext;
     if (napi_create_external(env, g, own_gen_free, NULL, &ext) != napi_ok) {

@@ -152,6 +152,11 @@ test('Generator: a generator of its own, with its own node', () => {
   const e = new toid.Generator('ulid-flake', { epoch });
   assert.ok(Math.abs(toid.time(e.new(), 'ulid-flake', { epoch }).getTime() - Date.now()) < 3600e3);
   assert.throws(() => new toid.Generator('nanoflake', { node: 1024 }), RangeError);
+  // the library names the setting and why
+  assert.throws(() => new toid.Generator('nanoflake', { node: 1024 }),
+    { message: "Generator: node: 1024 is above nanoflake's largest, 1023 (invalid)" });
+  assert.throws(() => toid.configure('nanoflake', { node: 1024 }),
+    { message: "configure: node: 1024 is above nanoflake's largest, 1023 (invalid)" });
   assert.throws(() => new toid.Generator('nope'), RangeError);
   // uid11 needs more memory than the other formats (its issued-value set)
   const u = new toid.Generator('uid11');

@@ -210,7 +210,8 @@ def test_configure_node_of_the_process_wide_generator():
     assert toid.parse(toid.new("nanoflake"), "nanoflake").fields["generator"] == 7
     toid.configure("ulid-flake-scalable", node=31)
     assert toid.parse(toid.new("ulid-flake-scalable"), "ulid-flake-scalable").fields["sid"] == 31
-    with pytest.raises(ValueError, match=r"\(invalid\)"):
+    # the library names the setting and why
+    with pytest.raises(ValueError, match=r"^configure: node: 1024 is above nanoflake's largest, 1023 \(invalid\)$"):
         toid.configure("nanoflake", node=1024)
     with pytest.raises(ValueError):
         toid.configure("nanoflake", node=-1)
@@ -221,7 +222,7 @@ def test_generator_objects():
     assert g.format == "uid11-seq"
     ids = [g.new_bytes() for _ in range(3000)] + g.new_many(3000, True)
     assert all(a < b for a, b in zip(ids, ids[1:]))
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^Generator: node: 5000 is above nanoflake's largest, 1023 \(invalid\)$"):
         toid.Generator("nanoflake", node=5000)
     with pytest.raises(RuntimeError):
         g.__init__("ulid")

@@ -160,6 +160,15 @@ static PyObject *value_error(const char *what, int rc) {
                         toid_err_name(rc));
 }
 
+/* A configuration the library refuses: its reason, which names the setting
+ * ("node: 1024 is above nanoflake's largest, 1023"); else value_error. */
+static PyObject *config_error(const char *what, int rc, const toid_gen_config *cfg, toid_config_use use) {
+    char why[200];
+    if (rc == TOID_EINVAL && toid_gen_config_explain(cfg, use, why, sizeof why) < 0)
+        return PyErr_Format(PyExc_ValueError, "%s: %s (%s)", what, why, toid_err_name(rc));
+    return value_error(what, rc);
+}
+
 /* ---- generating with the process-wide generators ------------------------ */
 
 /* The format of new(format="ulid") style calls. */
@@ -341,7 +350,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
         return NULL;
     int rc = toid_configure(&cfg);
     if (rc < 0)
-        return value_error("configure", rc);
+        return config_error("configure", rc, &cfg, TOID_FOR_CONFIGURE);
     /* configure replaces the whole configuration: without a node the
      * generator is back at node 0, which is refused again */
     node_set[f] = node != NULL && node != Py_None;
@@ -383,7 +392,7 @@ static int Generator_init(GeneratorObject *self, PyObject *args, PyObject *kw) {
     if (rc < 0) {
         PyMem_RawFree(self->gen);
         self->gen = NULL;
-        value_error("Generator", rc);
+        config_error("Generator", rc, &cfg, TOID_FOR_GEN_INIT);
         return -1;
     }
     self->format = f;
