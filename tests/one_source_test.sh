@@ -16,7 +16,8 @@
 #    and toidd(8) and of toid inspect --help (by detect_rank).
 # 4. The format lists the bindings' type stubs keep by hand (type checkers
 #    read them, not the library): the Python stub's FormatName Literal and
-#    the TypeScript declarations' FormatName union equal the library's list.
+#    the TypeScript declarations' FormatName union equal the library's list,
+#    and their NodeFormatName the formats with a node (node_max).
 # The formats are read from include/toid.h and the tool, so a format added
 # to the list is checked without a change here. Needs bash, grep, sed, awk.
 set -u
@@ -158,4 +159,9 @@ PYI=$(quoted bindings/python/toid/__init__.pyi '^FormatName *= *Literal[[]' '[]]
 check "the Python stub's FormatName lists the library's formats ($(echo $NAMES)): '$(echo $PYI)'" [ "$PYI" = "$NAMES" ]
 DTS=$(quoted bindings/node/index.d.ts '^export type FormatName *=' ';')
 check "the TypeScript FormatName lists the library's formats ($(echo $NAMES)): '$(echo $DTS)'" [ "$DTS" = "$NAMES" ]
+# NodeFormatName: the formats whose generator takes a node (node_max > 0), in any order
+NODE_NAMES=$(printf '%s\n' "$JSON" | sed -n 's/^{"name":"\([^"]*\)".*"node_max":[1-9][0-9]*,.*/\1/p' | sort)
+DTS_NODE=$(quoted bindings/node/index.d.ts '^export type NodeFormatName *=' ';' | sort)
+check "the TypeScript NodeFormatName lists the formats with a node_max ($(echo $NODE_NAMES)): '$(echo $DTS_NODE)'" \
+    [ -n "$NODE_NAMES" -a "$DTS_NODE" = "$NODE_NAMES" ]
 finish
