@@ -14,6 +14,10 @@
 #    ask the library) equal the library's: the FORMATS table of toid(1) and
 #    the README's, toid(1)'s --all order and the detection order of toid(1)
 #    and toidd(8) and of toid inspect --help (by detect_rank).
+# 4. The format lists the bindings' type stubs keep by hand (type checkers
+#    read them, not the library): the Python stub's FormatName Literal and
+#    the TypeScript declarations' FormatName union equal the library's list,
+#    and their NodeFormatName the formats with a node (node_max).
 # The formats are read from include/toid.h and the tool, so a format added
 # to the list is checked without a change here. Needs bash, grep, sed, awk.
 set -u
@@ -143,4 +147,21 @@ DET8=$(unroff <docs/toidd.8 | awk '/^the order / { print; exit }' | sed 's/;.*//
 check "toidd(8) detection order is the ranks' ($DETECT_ORDER): '$DET8'" [ "$DET8" = "$DETECT_ORDER" ]
 DETH=$("$TOID" inspect --help | tr '\n' ' ' | sed 's/.*takes the first that reads it of://; s/;.*//' | words)
 check "toid inspect --help detection order is the ranks' ($DETECT_ORDER): '$DETH'" [ "$DETH" = "$DETECT_ORDER" ]
+
+# ---- 4. the lists the type stubs keep by hand
+# quoted FILE START END: the quoted strings ('...' or "...") from the first
+# line matching START to the next line (that one too) matching END, one a line
+quoted() {
+    awk -v start="$2" -v end="$3" '$0 ~ start { f = 1 } f { print } f && $0 ~ end { exit }' "$1" |
+        grep -oE "\"[^\"]*\"|'[^']*'" | tr -d "\"'"
+}
+PYI=$(quoted bindings/python/toid/__init__.pyi '^FormatName *= *Literal[[]' '[]]')
+check "the Python stub's FormatName lists the library's formats ($(echo $NAMES)): '$(echo $PYI)'" [ "$PYI" = "$NAMES" ]
+DTS=$(quoted bindings/node/index.d.ts '^export type FormatName *=' ';')
+check "the TypeScript FormatName lists the library's formats ($(echo $NAMES)): '$(echo $DTS)'" [ "$DTS" = "$NAMES" ]
+# NodeFormatName: the formats whose generator takes a node (node_max > 0), in any order
+NODE_NAMES=$(printf '%s\n' "$JSON" | sed -n 's/^{"name":"\([^"]*\)".*"node_max":[1-9][0-9]*,.*/\1/p' | sort)
+DTS_NODE=$(quoted bindings/node/index.d.ts '^export type NodeFormatName *=' ';' | sort)
+check "the TypeScript NodeFormatName lists the formats with a node_max ($(echo $NODE_NAMES)): '$(echo $DTS_NODE)'" \
+    [ -n "$NODE_NAMES" -a "$DTS_NODE" = "$NODE_NAMES" ]
 finish

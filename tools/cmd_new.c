@@ -147,6 +147,14 @@ static double mono_now(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The bar goes to stderr only when a person is there to read it: a terminal. */
+static progress progress_start(void) {
+    progress pr = {0, 0, 0, 0};
+    pr.enabled = isatty(STDERR_FILENO);
+    pr.start = pr.last = pr.enabled ? mono_now() : 0;
+    return pr;
+}
+
 static void progress_update(progress *pr, uint64_t done, uint64_t total) {
     if (!pr->enabled)
         return;
@@ -175,173 +183,293 @@ static void progress_end(progress *pr) {
     }
 }
 
-/* ---- the command ------------------------------------------------------------ */
+/* ---- the options ------------------------------------------------------------ */
 
-int cmd_new(int argc, char **argv) {
+/* The command line as read. --node stays text until the format is known: its
+ * range is the format's, and the format may come after it. */
+typedef struct new_opts {
+    const char *format_name;   /* the FORMAT argument; NULL: ulid */
+    uint64_t count;            /* -n */
+    cli_common common;         /* --epoch, --as, --json */
+    const char *node_text;     /* --node; NULL: not given */
+    const char *at_text;       /* --at; NULL: the clock */
+    int64_t at_ms;             /* --at, read */
+    new_claim_opts claim;      /* --claim, --claim-prefix, --claim-ttl */
+    int claim_opt;             /* one of those three was given */
+    int no_claim;              /* --no-claim */
+} new_opts;
+
+static void opt_count(new_opts *o, const char *v) { o->count = cli_uint_option("-n", v, UINT64_MAX); }
+
+static void opt_node(new_opts *o, const char *v) {
+    o->node_text = v;          /* read by read_node, once the format is known */
+}
+
+static void opt_at(new_opts *o, const char *v) {
+    o->at_ms = cli_time_option("--at", v);
+    o->at_text = v;            /* kept for the message when the time is out of range */
+}
+
+static void opt_claim(new_opts *o, const char *v) {
+    o->claim.spec = v;
+    o->claim_opt = 1;
+}
+
+static void opt_claim_prefix(new_opts *o, const char *v) {
+    o->claim.prefix = v;
+    o->claim_opt = 1;
+}
+
+/* A ttl of 0 means "the default" to new_claim_start: refused here rather than
+ * quietly read as 10 s. */
+static void opt_claim_ttl(new_opts *o, const char *v) {
+    o->claim.ttl_s = (uint32_t)cli_uint_option("--claim-ttl", v, 3600);
+    if (o->claim.ttl_s == 0)
+        cli_usage("bad value '0' for --claim-ttl (1 .. 3600 seconds)");
+    o->claim_opt = 1;
+}
+
+static void opt_no_claim(new_opts *o) { o->no_claim = 1; }
+
+/* The one positional argument: a second is a usage error. */
+static void arg_format(new_opts *o, const char *v) {
+    if (o->format_name)
+        cli_usage("unexpected argument '%s'", cli_show(v));
+    o->format_name = v;
+}
+
+static void apply_option(new_opts *o, int id, const char *v) {
+    switch (id) {
+    case OPT_COUNT: opt_count(o, v); break;
+    case OPT_NODE: opt_node(o, v); break;
+    case OPT_AT: opt_at(o, v); break;
+    case OPT_CLAIM: opt_claim(o, v); break;
+    case OPT_CLAIM_PREFIX: opt_claim_prefix(o, v); break;
+    case OPT_CLAIM_TTL: opt_claim_ttl(o, v); break;
+    case OPT_NO_CLAIM: opt_no_claim(o); break;
+    case CLI_ARG: arg_format(o, v); break;
+    }
+}
+
+/* Reads the command line into *o (bad values are usage errors as they come).
+ * Returns 1 at -h/--help, which is answered before the options after it are
+ * read. */
+static int read_options(int argc, char **argv, new_opts *o) {
     cli_parser p;
-    const char *v, *format_name = NULL, *at_text = NULL;
-    uint64_t count = 1;
-    cli_common c = {0};      /* --epoch, --as, --json */
-    int have_node = 0;
-    int64_t at_ms = 0;
-    uint64_t node = 0;
-    const char *node_text = NULL;
-    new_claim_opts co = {NULL, NULL, 0};
-    int no_claim = 0, claim_opt = 0;
+    const char *v;
     int id;
     cli_parser_init(&p, argc, argv);
     while ((id = cli_next(&p, options, &v)) != CLI_END) {
-        if (cli_common_options(&c, id, v))
+        if (cli_common_options(&o->common, id, v))
             continue;
-        switch (id) {
-        case CLI_OPT_HELP:
-            out_str(help_text);
-            return CLI_EXIT_OK;
-        case OPT_COUNT:
-            count = cli_uint_option("-n", v, UINT64_MAX);
-            break;
-        case OPT_NODE:
-            node_text = v;
-            have_node = 1;
-            break;
-        case OPT_AT:
-            at_ms = cli_time_option("--at", v);
-            at_text = v;
-            break;
-        case OPT_CLAIM:
-            co.spec = v;
-            claim_opt = 1;
-            break;
-        case OPT_CLAIM_PREFIX:
-            co.prefix = v;
-            claim_opt = 1;
-            break;
-        case OPT_CLAIM_TTL:
-            co.ttl_s = (uint32_t)cli_uint_option("--claim-ttl", v, 3600);
-            if (co.ttl_s == 0)
-                cli_usage("bad value '0' for --claim-ttl (1 .. 3600 seconds)");
-            claim_opt = 1;
-            break;
-        case OPT_NO_CLAIM:
-            no_claim = 1;
-            break;
-        case CLI_ARG:
-            if (format_name)
-                cli_usage("unexpected argument '%s'", cli_show(v));
-            format_name = v;
-            break;
-        }
+        if (id == CLI_OPT_HELP)
+            return 1;
+        apply_option(o, id, v);
     }
-    toid_format f = format_name ? cli_format(format_name) : TOID_ULID;
-    const toid_format_info *fi = toid_format_get(f);
-    int64_t epoch_inspect = cli_common_check(&c, (int)f, CLI_EPOCH_NOT_UNIX);
-    uint32_t max_node = new_claim_max_node(f);
-    if (have_node) {
-        if (!max_node)
-            cli_usage("'--node' applies to %s, not %s", new_claim_node_formats(), fi->name);
-        node = cli_uint_option("--node", node_text, max_node);
-    }
-    if (claim_opt && !max_node)
-        cli_usage("'--claim' applies to %s, not %s", new_claim_node_formats(), fi->name);
-    if (claim_opt && no_claim)
+    return 0;
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+/* What the options come to once the format is known. */
+typedef struct new_run {
+    const new_opts *o;
+    toid_format f;
+    const toid_format_info *fi;
+    uint32_t max_node;        /* the format's largest node; 0: it has none */
+    uint32_t node;            /* --node, or the node claimed */
+    int claimed;              /* a node claim is held: it admits each batch */
+    unsigned node_bits;       /* the low bits toid new writes the node into; 0: none */
+    int64_t epoch_eff;        /* the epoch the IDs (and their node's marks) are counted from */
+    int64_t epoch_inspect;    /* the epoch --json inspects with */
+} new_run;
+
+/* --node, checked against the format (0 without it). */
+static uint32_t read_node(const new_run *r) {
+    if (!r->o->node_text)
+        return 0;
+    if (!r->max_node)
+        cli_usage("'--node' applies to %s, not %s", new_claim_node_formats(), r->fi->name);
+    return (uint32_t)cli_uint_option("--node", r->o->node_text, r->max_node);
+}
+
+/* The claim options, against the format and the options that claim nothing. */
+static void check_claim_options(const new_run *r) {
+    const new_opts *o = r->o;
+    if (!o->claim_opt)
+        return;
+    if (!r->max_node)
+        cli_usage("'--claim' applies to %s, not %s", new_claim_node_formats(), r->fi->name);
+    if (o->no_claim)
         cli_usage("'--no-claim' and '--claim' cannot be combined");
-    if (claim_opt && at_text)
+    if (o->at_text)
         cli_usage("'--at' cannot be combined with '--claim' (--at claims nothing: a fixed "
                   "time is outside the node's high-water mark)");
-    /* --at is a preview at a fixed time: no claim (see the help) */
-    int claimed = max_node && !no_claim && !at_text;
+}
 
-    /* the epoch the IDs (and their node's marks) are counted from */
-    int64_t epoch_eff = c.have_epoch ? c.epoch_ms : fi->default_epoch_ms;
-    if (claimed) {
+/* Holds the node for the run when the format has one, so that parallel runs
+ * never share it. --at is a preview at a fixed time: no claim (see the help).
+ * Returns 0, or the exit status after new_claim_start said why not. */
+static int claim_node(new_run *r) {
+    const new_opts *o = r->o;
+    r->claimed = r->max_node && !o->no_claim && !o->at_text;
+    if (r->claimed) {
         uint32_t got = 0;
-        int crc = new_claim_start(f, epoch_eff, have_node, (uint32_t)node, &co, &got);
+        int crc = new_claim_start(r->f, r->epoch_eff, o->node_text != NULL, r->node, &o->claim, &got);
         if (crc != 0)
             return crc;
-        node = got;
+        r->node = got;
     }
-    unsigned node_bits = have_node || claimed ? fi->caller_node_bits : 0;
+    /* a node given or claimed goes into the value when the caller writes it */
+    r->node_bits = o->node_text || r->claimed ? r->fi->caller_node_bits : 0;
+    return 0;
+}
 
+/* The format's generator as the library sets it up, except that a run never
+ * fails on a full ms or a short step back of the clock: it waits. */
+static int setup_generator(const new_run *r) {
+    const cli_common *c = &r->o->common;
     toid_gen_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    toid_gen_config_default(f, &cfg);
-    cfg.epoch_ms = c.have_epoch ? c.epoch_ms : 0;
-    cfg.node = fi->caller_node_bits ? 0 : (uint32_t)node;
+    toid_gen_config_default(r->f, &cfg);
+    cfg.epoch_ms = c->have_epoch ? c->epoch_ms : 0;
+    cfg.node = r->fi->caller_node_bits ? 0 : r->node;   /* else set_low_node writes it */
     if (cfg.on_exhausted != TOID_EXHAUSTED_ADVANCE)
         cfg.on_exhausted = TOID_EXHAUSTED_WAIT;   /* wait for the next ms, never fail */
     if (cfg.on_behind == TOID_BEHIND_ERROR)
         cfg.on_behind = TOID_BEHIND_WAIT;         /* a short step back: wait, bounded */
-    cfg.flags = TOID_GEN_UNLOCKED;
+    cfg.flags = TOID_GEN_UNLOCKED;                /* one thread */
     int rc = toid_gen_init_size(gen, sizeof gen_room, &cfg);
     if (rc < 0) {
-        cli_fail("cannot set up the %s generator: %s (%s)", fi->name, toid_strerror(rc),
+        cli_fail("cannot set up the %s generator: %s (%s)", r->fi->name, toid_strerror(rc),
                  toid_err_name(rc));
         return CLI_EXIT_FAIL;
     }
+    return CLI_EXIT_OK;
+}
 
-    size_t size = fi->bin_size;
-    size_t line_max = c.json ? RENDER_MAX + 1 : TOID_TEXT_MAX + 1;
-    static pool rnd;
+/* ---- generating and writing ------------------------------------------------------ */
+
+static pool rnd;   /* --at's random bytes (4 KiB: static) */
+
+/* n IDs into bins: from the clock (one read per batch), or at --at's *ms.
+ * Returns the number made; on an error, *err gets it. */
+static size_t make_batch(const new_run *r, int64_t *ms, size_t n, int *err) {
+    if (r->o->at_text)
+        return batch_at(r->f, ms, &rnd, n, err);
+    size_t made = 0;
+    int rc = toid_gen_batch(gen, bins, n, &made);
+    *err = rc < 0 ? rc : 0;
+    return made;
+}
+
+/* --json: one record at a time (each its own inspection). */
+static void write_json(const new_run *r, size_t made) {
+    const uint8_t *b = bins;
+    for (size_t i = 0; i < made; i++, b += r->fi->bin_size) {
+        char *o = out_reserve(RENDER_MAX + 1);
+        o += cli_inspect_json(r->f, b, r->epoch_inspect, o);
+        *o++ = '\n';
+        out_commit(o);
+    }
+}
+
+/* Text: the whole batch in one call, one check for the batch. */
+static void write_text(const new_run *r, size_t made) {
+    size_t room = made * (TOID_TEXT_MAX + 1);
+    char *o = out_reserve(room);
+    size_t w = 0;
+    toid_encode_batch(r->f, bins, made, '\n', o, room, &w);
+    out_commit(o + w);
+}
+
+/* --as int or hex: one ID at a time. */
+static void write_as(const new_run *r, size_t made) {
+    const uint8_t *b = bins;
+    char *o = out_reserve(made * (TOID_TEXT_MAX + 1));
+    for (size_t i = 0; i < made; i++, b += r->fi->bin_size) {
+        o += cli_put_as(r->o->common.as, r->f, b, o);
+        *o++ = '\n';
+    }
+    out_commit(o);
+}
+
+static void write_batch(const new_run *r, size_t made) {
+    if (r->o->common.json)
+        write_json(r, made);
+    else if (r->o->common.as == CLI_AS_TEXT)
+        write_text(r, made);
+    else
+        write_as(r, made);
+}
+
+/* An --at time the format cannot hold is the input's fault: shown as the
+ * input, as other commands show a bad one. */
+static void report_generation_error(const new_run *r, int err) {
+    const char *at = r->o->at_text;
+    if (at && err == TOID_ERANGE)
+        cli_input_error(at, strlen(at), err, 0);
+    else
+        cli_fail("cannot generate %s: %s (%s)", r->fi->name, toid_strerror(err), toid_err_name(err));
+}
+
+/* The run's count of IDs in batches, each admitted by the claim (if held)
+ * before it is written. The IDs of a batch that failed part way are written
+ * before the failure is told. */
+static int generate(const new_run *r) {
+    uint64_t count = r->o->count, done = 0;
+    int64_t ms = r->o->at_ms;
     rnd.pos = sizeof rnd.buf;          /* empty: the first draw fills it */
-    progress pr = {0, 0, 0, 0};
-    pr.enabled = isatty(STDERR_FILENO);
+    progress pr = progress_start();
     int tty_out = isatty(STDOUT_FILENO);
-    pr.start = pr.last = pr.enabled ? mono_now() : 0;
-    uint64_t done = 0;
-    int64_t ms = at_ms;
     while (done < count) {
         size_t n = count - done < BATCH ? (size_t)(count - done) : BATCH;
-        size_t made = 0;
         int err = 0;
-        if (at_text) {
-            made = batch_at(f, &ms, &rnd, n, &err);
-        } else {
-            rc = toid_gen_batch(gen, bins, n, &made);
-            err = rc < 0 ? rc : 0;
-        }
-        if (node_bits)
-            set_low_node(bins, made, size, node_bits, (uint32_t)node);
-        if (claimed && new_claim_admit(f, epoch_eff, bins, made) != 0) {
+        size_t made = make_batch(r, &ms, n, &err);
+        if (r->node_bits)
+            set_low_node(bins, made, r->fi->bin_size, r->node_bits, r->node);
+        if (r->claimed && new_claim_admit(r->f, r->epoch_eff, bins, made) != 0) {
             progress_end(&pr);
             return CLI_EXIT_FAIL;   /* nothing of this batch leaves */
         }
-        /* encode: whole batches of text at once, JSON one record at a time */
-        const uint8_t *b = bins;
-        if (c.json) {
-            for (size_t i = 0; i < made; i++, b += size) {
-                char *o = out_reserve(line_max);
-                o += cli_inspect_json(f, b, epoch_inspect, o);
-                *o++ = '\n';
-                out_commit(o);
-            }
-        } else {
-            char *o = out_reserve(made * line_max);
-            if (c.as == CLI_AS_TEXT) {            /* one call, one check for the batch */
-                size_t w = 0;
-                toid_encode_batch(f, b, made, '\n', o, made * line_max, &w);
-                o += w;
-            } else {
-                for (size_t i = 0; i < made; i++, b += size) {
-                    o += cli_put_as(c.as, f, b, o);
-                    *o++ = '\n';
-                }
-            }
-            out_commit(o);
-        }
+        write_batch(r, made);
         done += made;
         if (tty_out)
             out_flush();                       /* a person is watching: show each batch */
         if (err < 0) {
             progress_end(&pr);
-            if (at_text && err == TOID_ERANGE)
-                cli_input_error(at_text, strlen(at_text), err, 0);
-            else
-                cli_fail("cannot generate %s: %s (%s)", fi->name, toid_strerror(err),
-                         toid_err_name(err));
+            report_generation_error(r, err);
             return CLI_EXIT_FAIL;
         }
         progress_update(&pr, done, count);
     }
     progress_end(&pr);
     return CLI_EXIT_OK;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+/* cli_usage exits, so only the first usage error shows: the checks keep
+ * their order (the options as read, the format, the shared options, --node,
+ * the claim options). */
+int cmd_new(int argc, char **argv) {
+    new_opts o = {0};
+    o.count = 1;
+    if (read_options(argc, argv, &o)) {
+        out_str(help_text);
+        return CLI_EXIT_OK;
+    }
+    new_run r = {0};
+    r.o = &o;
+    r.f = o.format_name ? cli_format(o.format_name) : TOID_ULID;
+    r.fi = toid_format_get(r.f);
+    r.epoch_inspect = cli_common_check(&o.common, (int)r.f, CLI_EPOCH_NOT_UNIX);
+    r.max_node = new_claim_max_node(r.f);
+    r.node = read_node(&r);
+    check_claim_options(&r);
+    r.epoch_eff = o.common.have_epoch ? o.common.epoch_ms : r.fi->default_epoch_ms;
+    int rc = claim_node(&r);
+    if (rc == 0)
+        rc = setup_generator(&r);
+    return rc != 0 ? rc : generate(&r);
 }
