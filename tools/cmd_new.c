@@ -340,6 +340,11 @@ static int setup_generator(const new_run *r) {
         cfg.on_behind = TOID_BEHIND_WAIT;         /* a short step back: wait, bounded */
     cfg.flags = TOID_GEN_UNLOCKED;                /* one thread */
     int rc = toid_gen_init_size(gen, sizeof gen_room, &cfg);
+    char why[200];
+    if (rc == TOID_EINVAL && toid_gen_config_explain(&cfg, TOID_FOR_GEN_INIT, why, sizeof why) < 0) {
+        cli_fail("cannot set up the %s generator: %s (%s)", r->fi->name, why, toid_err_name(rc));
+        return CLI_EXIT_FAIL;   /* the library names the setting and why */
+    }
     if (rc < 0) {
         cli_fail("cannot set up the %s generator: %s (%s)", r->fi->name, toid_strerror(rc),
                  toid_err_name(rc));
