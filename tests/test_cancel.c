@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "count_dups.h"
 #include "new_gen.h"
 #include "toid.h"
 
@@ -105,15 +106,6 @@ static void sleep_us(unsigned us) {
     nanosleep(&ts, NULL);
 }
 
-static int cmp20(const void *a, const void *b) { return memcmp(a, b, 20); }
-
-static long count_dups(uint8_t *log, long n) {
-    qsort(log, (size_t)n, 20, cmp20);
-    long dups = 0;
-    for (long i = 1; i < n; i++)
-        dups += memcmp(log + 20 * (i - 1), log + 20 * i, 20) == 0;
-    return dups;
-}
 
 static void on_alarm(int sig) {
     (void)sig;

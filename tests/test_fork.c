@@ -14,6 +14,7 @@
  *   usage: test_fork [--list] [CASE...] [CHILDREN [IDS_PER_CHILD]]     (defaults 64, 100000) */
 #define _GNU_SOURCE
 #include "check.h"
+#include "count_dups.h"
 #include "toid.h"
 
 #include <signal.h>
@@ -31,16 +32,6 @@ static const toid_format formats[] = {TOID_ULID, TOID_SCRU160, TOID_UUIDV7, TOID
 static int children = 64;
 static long per_child = 100000;
 
-static int cmp20(const void *a, const void *b) { return memcmp(a, b, 20); }
-
-/* Copies n IDs of size `size` into 20-byte slots (for one sort). */
-static long count_duplicates(uint8_t *slots, long n) {
-    qsort(slots, (size_t)n, 20, cmp20);
-    long dup = 0;
-    for (long i = 1; i < n; i++)
-        dup += memcmp(slots + 20 * (i - 1), slots + 20 * i, 20) == 0;
-    return dup;
-}
 
 static uint8_t *streams;    /* 32 CSPRNG bytes per child, then the parent's */
 
@@ -126,7 +117,7 @@ static long run(int use_clone, int *bad_exit) {
     for (int k = 0; k < NF; k++) {
         long n = (long)children * per_child;
         uint8_t *slots = region + (size_t)k * (size_t)n * 20;
-        long d = count_duplicates(slots, n);
+        long d = count_dups(slots, n);
         if (d)
             fprintf(stderr, "  %s: %ld duplicates\n", toid_format_get(formats[k])->name, d);
         if (formats[k] == TOID_UID11_SEQ)

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "count_dups.h"
 #include "new_gen.h"
 #include "toid.h"
 
@@ -113,7 +114,6 @@ static void *play(void *arg) {
     return NULL;
 }
 
-static int cmp20(const void *a, const void *b) { return memcmp(a, b, 20); }
 
 /* `rounds` fresh generators of every format, `threads` threads each, the
  * later ones `max_delay_us` at most after the first thread's first ID. */
@@ -151,10 +151,7 @@ static void run(int threads, unsigned max_delay_us, mode only) {
                 memmove(all + n * 20, p[t].ids, (size_t)p[t].made * 20);
                 n += (size_t)p[t].made;
             }
-            qsort(all, n, 20, cmp20);
-            long d = 0;
-            for (size_t i = 1; i < n; i++)
-                d += memcmp(all + 20 * (i - 1), all + 20 * i, 20) == 0;
+            long d = count_dups(all, (long)n);
             dups += d;
             dup_rounds += d > 0;
             free(g);

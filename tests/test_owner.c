@@ -317,21 +317,27 @@ static void *own_default(void *arg) {
     return NULL;
 }
 
+/* toid_configure of the process-wide nanoflake with `node`: its next ID
+ * carries the node. */
+static void configure_node(uint32_t node) {
+    toid_gen_config c;
+    toid_gen_config_default(TOID_NANOFLAKE, &c);
+    c.node = node;
+    CHECK_EQ_INT(toid_configure(&c), 0);
+    uint8_t id[8];
+    toid_fields fl;
+    CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);
+    CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, id, TOID_EPOCH_DEFAULT, &fl), 0);
+    CHECK_EQ_INT(fl.generator, node);
+}
+
 TEST_CASE(configure_takes_over) {
     int rc = -1;
     pthread_t t;
     pthread_create(&t, NULL, own_default, &rc);
     pthread_join(t, NULL);
     CHECK(rc > 0);
-    toid_gen_config c;
-    toid_gen_config_default(TOID_NANOFLAKE, &c);
-    c.node = 7;
-    CHECK_EQ_INT(toid_configure(&c), 0);
-    uint8_t id[8];
-    toid_fields fl;
-    CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);
-    CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, id, TOID_EPOCH_DEFAULT, &fl), 0);
-    CHECK_EQ_INT(fl.generator, 7);
+    configure_node(7);
 }
 
 /* toid_configure with settings that keep the IDs' space (format, epoch,
@@ -379,16 +385,7 @@ TEST_CASE(configure_keeps_order) {
                       failed);
         }
     }
-    /* a new node is a new stream: its IDs carry the node */
-    toid_gen_config c;
-    toid_gen_config_default(TOID_NANOFLAKE, &c);
-    c.node = 9;
-    CHECK_EQ_INT(toid_configure(&c), 0);
-    uint8_t id[8];
-    toid_fields fl;
-    CHECK_EQ_INT(toid_new(TOID_NANOFLAKE, id), 0);
-    CHECK_EQ_INT(toid_inspect(TOID_NANOFLAKE, id, TOID_EPOCH_DEFAULT, &fl), 0);
-    CHECK_EQ_INT(fl.generator, 9);
+    configure_node(9);    /* a new node is a new stream: its IDs carry the node */
 }
 
 /* ---- inside an ID: a getrandom hook that runs in the middle of one ----

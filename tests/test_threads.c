@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "check.h"
+#include "count_dups.h"
 #include "toid.h"
 
 #include <pthread.h>
@@ -54,7 +55,6 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-static int cmp20(const void *a, const void *b) { return memcmp(a, b, 20); }
 
 static void run_format(toid_format f, const char *label) {
     cur = f;
@@ -70,10 +70,7 @@ static void run_format(toid_format f, const char *label) {
         err += errors[t];
         bad += order_bad[t];
     }
-    qsort(ids, (size_t)n, 20, cmp20);
-    long dup = 0;
-    for (long i = 1; i < n; i++)
-        dup += memcmp(ids + 20 * (i - 1), ids + 20 * i, 20) == 0;
+    long dup = count_dups(ids, n);
     const char *name = toid_format_get(f)->name;
     CHECK_MSG(err == 0, "%s %s: %ld errors (last: %s)", name, label, err, toid_err_name(last_error));
     CHECK_MSG(dup == 0, "%s %s: %ld duplicates", name, label, dup);
