@@ -213,11 +213,11 @@ static void sleep_us(long us) {
  * Most generators are used by one thread (a CLI, a single-threaded service,
  * a thread's own generator), and for them the lock's compare-and-swap was
  * the largest cost of an ID after the clock read (6.5 ns of ~55 here). So the
- * first thread to make an ID owns the generator (toid__h(g)->owner = its thread
+ * first thread to make an ID owns the generator (g->owner = its thread
  * pointer) and makes its IDs with plain loads and stores, bracketed by
- * toid__h(g)->busy. The first call from any other thread takes g from its owner
+ * g->busy. The first call from any other thread takes g from its owner
  * for good: from then on (MANY) every thread takes the lock or the
- * compare-and-swap. toid__h(g)->owner only ever moves NONE -> a thread ->
+ * compare-and-swap. g->owner only ever moves NONE -> a thread ->
  * REVOKING -> MANY (and back to NONE in a forked child's reset), so a
  * thread that has lost g never gets it back, and only the owner ever
  * writes busy while busy matters. (Until issue 25 a second thread could
@@ -276,7 +276,7 @@ static bool barrier_ready(void) {
     return st > 0 && !__atomic_load_n(&toid__test_owner_off, __ATOMIC_RELAXED);
 }
 
-/* Waits while toid__h(g)->owner reads REVOKING: spins a little, then sleeps (the
+/* Waits while g->owner reads REVOKING: spins a little, then sleeps (the
  * revoker waits in turn for an owner that may be preempted). */
 static void wait_revoked(toid_gen *g) {
     for (int spins = 0; __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++) {
@@ -287,16 +287,14 @@ static void wait_revoked(toid_gen *g) {
     }
 }
 
-/* Takes g from its owner, once toid__h(g)->owner reads REVOKING (which the caller
+/* Takes g from its owner, once g->owner reads REVOKING (which the caller
  * stored holding the lock, and only it), for good. Not holding the lock:
  * the wait may be long (the owner preempted inside an ID, or in a system
  * call to reseed its CSPRNG), and a fork() meanwhile must not leave the
- * child's copy of the lock held by a thread it does not have. Cancellation
- * is disabled throughout (its sleep is a cancellation point): a revoker
+ * child's copy of the lock held by a thread it does not have. The caller
+ * has disabled cancellation (the sleep is a cancellation point): a revoker
  * cancelled here would leave g REVOKING, and every thread of g waiting. */
 static __attribute__((noinline)) void disown(toid_gen *g) {
-    int cancel;
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     TOID__ASSERT(__atomic_load_n(&toid__h(g)->owner, __ATOMIC_RELAXED) == TOID__OWNER_REVOKING);
     if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
         sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
@@ -317,12 +315,11 @@ static __attribute__((noinline)) void disown(toid_gen *g) {
         __atomic_store_n(&toid__h(g)->word, w, __ATOMIC_RELAXED);
     }
     __atomic_store_n(&toid__h(g)->owner, TOID__OWNER_MANY, __ATOMIC_RELEASE);
-    pthread_setcancelstate(cancel, NULL);
 }
 
 /* Thread `me` found g neither its own nor MANY: claims it if nobody has made
  * an ID yet, or takes it from its owner for good; or waits while another
- * thread takes it. After it, toid__h(g)->owner was seen as me or MANY (another
+ * thread takes it. After it, g->owner was seen as me or MANY (another
  * thread may take g from me at once: callers read owner again). */
 static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
     for (;;) {
@@ -334,6 +331,8 @@ static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
             continue;
         }
         bool taker = false;
+        int cancel;     /* from the claim or REVOKING to MANY: no cancellation (see disown) */
+        pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
         toid__lock(g);
         o = __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE);
         if (o == TOID__OWNER_NONE) {
@@ -345,6 +344,7 @@ static __attribute__((noinline)) void settle_owner(toid_gen *g, uint64_t me) {
         toid__unlock(g);
         if (taker)
             disown(g);
+        pthread_setcancelstate(cancel, NULL);
     }
 }
 
@@ -392,7 +392,7 @@ static int from_pool(void *ctx, uint8_t *buf, size_t n) {
     return toid__random_bytes_nosyscall(buf, n);
 }
 
-/* toid__h(g)->fork_generation while a thread resets g after a fork (generations
+/* g->fork_generation while a thread resets g after a fork (generations
  * count from 1 and never get here). */
 #define FORK_RESETTING UINT64_MAX
 
@@ -895,7 +895,9 @@ int toid_gen_batch_status(toid_gen *g, uint8_t *out, size_t n, size_t *made, uns
 /* Each on its own 64-byte boundary, so that the head's first cache line
  * holds the configuration (read by every ID, written never) and the second
  * the state and the lock (written by every ID): threads sharing a generator
- * then pass one line between their cores per ID, not two. */
+ * then pass one line between their cores per ID, not two. (owner and busy
+ * are on the third line: the owner's ID writes two lines, both staying in
+ * its core while it is the only thread.) */
 static struct {
     _Alignas(64) toid_gen g;
 } defaults[TOID_FORMAT_COUNT];
@@ -961,9 +963,13 @@ static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
     toid_gen *g = toid__ready[f];
     if (!g) {
         g = toid_gen_size(f) > sizeof(toid_gen) ? &default_uid11.u.g : &defaults[f].g;
-        toid_gen_config c;
-        toid_gen_config_default(f, &c);
-        toid_gen_init_size(g, toid_gen_size(f), &c);
+        /* set up once: after TOID_GEN_PER_THREAD it is published again as it
+         * was, and goes on from its last ID (toid.h) */
+        if (!(toid__h(g)->state & TOID__GEN_READY)) {
+            toid_gen_config c;
+            toid_gen_config_default(f, &c);
+            toid_gen_init_size(g, toid_gen_size(f), &c);
+        }
         __atomic_store_n(&toid__ready[f], g, __ATOMIC_RELEASE);
     }
     init_unlock(taken);
@@ -1107,6 +1113,8 @@ int toid_configure(const toid_gen_config *cfg) {
     }
     __atomic_store_n(&per_thread_version[c.format], 0, __ATOMIC_RELEASE);
     toid_gen *g = default_gen(cfg->format);
+    int cancel;     /* init_mutex is held below, and waiting for a taking sleeps */
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
     bool taken = init_lock();
     /* in a forked child, first undo what the parent's threads left (the lock,
      * the ownership); then take g from another thread that owns it, so that
@@ -1145,5 +1153,6 @@ int toid_configure(const toid_gen_config *cfg) {
     if (in == 1)
         toid__leave_owned(g, busy);
     init_unlock(taken);
+    pthread_setcancelstate(cancel, NULL);
     return 0;
 }

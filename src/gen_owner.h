@@ -27,7 +27,7 @@
 
 #include <pthread.h>
 
-/* toid__h(g)->owner: who may make IDs without an atomic read-modify-write. Any
+/* g->owner: who may make IDs without an atomic read-modify-write. Any
  * other value is the owning thread. */
 #define TOID__OWNER_NONE 0u       /* no thread has made an ID yet */
 #define TOID__OWNER_MANY 1u       /* several threads: the lock or the CAS, for good */
@@ -46,7 +46,7 @@ static inline uint64_t toid__self_id(void) {
 #endif
 }
 
-/* Who the caller is, as toid__h(g)->owner names it. */
+/* Who the caller is, as g->owner names it. */
 static inline uint64_t toid__caller_id(const toid_gen *g) {
     return (toid__h(g)->cfg.flags & TOID_GEN_UNLOCKED) ? TOID__OWNER_UNLOCKED : toid__self_id();
 }
@@ -126,13 +126,13 @@ extern int toid__test_nobodys_one_off TOID__HIDDEN;
 
 /* How toid__owner_one holds g (a constant at each call). */
 typedef enum toid__hold {
-    TOID__AS_OWNER,     /* toid__h(g)->owner names the caller: plain stores inside busy */
+    TOID__AS_OWNER,     /* g->owner names the caller: plain stores inside busy */
     TOID__UNDER_LOCK,   /* MANY, a format whose state is not one word (ULID, UUIDv7): the lock */
     TOID__BY_CAS        /* MANY, a format whose state is one word: a snapshot, published by compare-and-swap */
 } toid__hold;
 
 /* Takes g for one ID on toid__owner_one's path: as its owner `me`
- * (toid__enter_owned's result), or as one of several threads (toid__h(g)->owner
+ * (toid__enter_owned's result), or as one of several threads (g->owner
  * was MANY): by its lock, or (BY_CAS) nothing to take. 1 when taken; 0
  * (the caller declines) when MANY no longer holds (only a fork's reset
  * moves it: a child's thread may have read its parent's MANY). Read with
@@ -160,7 +160,7 @@ static inline __attribute__((always_inline)) void toid__give_one(toid_gen *g, to
         toid__leave_owned(g, busy);
 }
 
-/* One ID of g, with `core` inlined, for a caller that found toid__h(g)->owner
+/* One ID of g, with `core` inlined, for a caller that found g->owner
  * naming it, `me` (toid__caller_id); or MANY in a generator not in shared
  * memory: then under the lock, or for a format whose state is one word on
  * a snapshot of that word published by compare-and-swap, as the generic

@@ -354,7 +354,7 @@ static void *new_one(void *arg) {    /* arg: the format in, the result out */
     return NULL;
 }
 
-TEST_CASE(configure_keeps_order) {
+static void configure_keeps_order_here(void) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         if (!ordered((toid_format)f))
             continue;
@@ -386,6 +386,26 @@ TEST_CASE(configure_keeps_order) {
         }
     }
     configure_node(9);    /* a new node is a new stream: its IDs carry the node */
+}
+
+/* In a process of its own: it leaves the process-wide generators MANY (a
+ * second thread used them), and reentered_process_wide_refused needs them
+ * owned when the whole program runs in one process. The child's failed
+ * checks are its exit status. */
+TEST_CASE(configure_keeps_order) {
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(120);
+        long before = check_failed;
+        configure_keeps_order_here();
+        fflush(stderr);
+        _exit(check_failed > before ? 1 : 0);
+    }
+    int st = 0;
+    CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+    CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the case's process: status %d (its failures above)", st);
 }
 
 /* ---- inside an ID: a getrandom hook that runs in the middle of one ----
