@@ -267,29 +267,44 @@ static const claim_backend *const backends[] = {
 #endif
 };
 
+/* The backend a spec names ("KIND" or "KIND=ARG"), and *arg its text after
+ * the kind; NULL, with the reason in err, when none does. */
+static const claim_backend *backend_of(const char *spec, const char **arg, char *err, size_t err_size) {
+    for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
+        size_t n = strlen(backends[i]->kind);
+        if (strncmp(spec, backends[i]->kind, n) == 0 && (spec[n] == '\0' || spec[n] == '=')) {
+            *arg = spec + n;
+            return backends[i];
+        }
+    }
+    if (strncmp(spec, "etcd", 4) == 0 && (spec[4] == '\0' || spec[4] == '='))
+        claim_err(err, err_size, "the etcd claim backend is not built in (libcurl and "
+                  "jansson were not found when toid was built)");
+    else
+        claim_err(err, err_size, "unknown claim backend '%s' (local, local=DIR or "
+                  "etcd=URL[,URL...])", spec);
+    return NULL;
+}
+
+int toid_claim_backend_of(const char *spec, toid_claim_backend_info *out, char *err, size_t err_size) {
+    const char *arg;
+    const claim_backend *be = backend_of(spec ? spec : "local", &arg, err, err_size);
+    if (!be)
+        return TOID_EINVAL;
+    if (out)
+        *out = be->info;
+    return 0;
+}
+
 int toid_claimer_open(const char *spec, const toid_claimer_opts *opts, toid_claimer **out,
                       char *err, size_t err_size) {
     *out = NULL;
     if (!spec)
         spec = "local";
-    const claim_backend *be = NULL;
     const char *arg = NULL;
-    for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
-        size_t n = strlen(backends[i]->kind);
-        if (strncmp(spec, backends[i]->kind, n) == 0 && (spec[n] == '\0' || spec[n] == '=')) {
-            be = backends[i];
-            arg = spec + n;
-        }
-    }
-    if (!be) {
-        if (strncmp(spec, "etcd", 4) == 0 && (spec[4] == '\0' || spec[4] == '='))
-            claim_err(err, err_size, "the etcd claim backend is not built in (libcurl and "
-                      "jansson were not found when toid was built)");
-        else
-            claim_err(err, err_size, "unknown claim backend '%s' (local, local=DIR or "
-                      "etcd=URL[,URL...])", spec);
+    const claim_backend *be = backend_of(spec, &arg, err, err_size);
+    if (!be)
         return TOID_EINVAL;
-    }
     toid_claimer *c = calloc(1, sizeof *c);
     if (!c) {
         claim_err(err, err_size, "out of memory");

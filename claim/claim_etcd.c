@@ -867,6 +867,7 @@ static void etcd_close(toid_claimer *c, int io) {
 
 const claim_backend claim_backend_etcd = {
     .kind = "etcd",
+    .info = {.kind = "etcd", .shared_by_hosts = 1, .leases = 1, .takes_prefix_ttl = 1},
     .open = etcd_open,
     .held = etcd_held,
     .take = etcd_take,

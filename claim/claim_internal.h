@@ -15,6 +15,7 @@
  * (and logs the reason through claim_log). */
 typedef struct claim_backend {
     const char *kind; /* "local", "etcd" */
+    toid_claim_backend_info info;   /* what front ends may ask of it (toid_claim_backend_of) */
     /* Opens the backend from the text after "kind" ("" or "=..."). */
     int (*open)(toid_claimer *c, const char *arg, char *err, size_t err_size);
     /* Marks in held[0..hi-lo] the nodes of [lo, hi] known to be held by

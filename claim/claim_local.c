@@ -396,6 +396,7 @@ static void local_drop(toid_claim *k, int io) {
 
 const claim_backend claim_backend_local = {
     .kind = "local",
+    .info = {.kind = "local", .shared_by_hosts = 0, .leases = 0, .takes_prefix_ttl = 0},
     .open = local_open,
     .held = NULL,
     .take = local_take,

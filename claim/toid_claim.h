@@ -84,6 +84,48 @@ enum {
 #undef TOID__CLAIM_ERR
 };
 
+/*
+ * What a backend is, so that front ends treat every backend alike instead of
+ * knowing their names (a third backend changes no front end).
+ */
+typedef struct toid_claim_backend_info {
+    const char *kind;      /* "local", "etcd" */
+    int shared_by_hosts;   /* claims seen from other machines (etcd), not this host's alone */
+    int leases;            /* a claim has a deadline, renewed by the claimer's background thread,
+                              and may be lost; the backend may be away for a while */
+    int takes_prefix_ttl;  /* toid_claimer_opts.prefix and .ttl_ms apply */
+} toid_claim_backend_info;
+
+/* The backend spec names (NULL: "local"), without opening it: 0 and *out
+ * (may be NULL), or TOID_EINVAL with the reason in err (no such backend, or
+ * not built in). */
+int toid_claim_backend_of(const char *spec, toid_claim_backend_info *out, char *err, size_t err_size);
+
+/*
+ * The host's claim configuration: the one place that says where the front
+ * ends of this host claim their nodes when they are told nothing else (a
+ * command-line option or an SQL setting overrides it). Each setting comes
+ * from the first of:
+ *   - the environment: TOID_CLAIM (a spec, as toid_claimer_open takes it),
+ *     TOID_CLAIM_PREFIX, TOID_CLAIM_TTL (whole seconds, 1..3600); the way to
+ *     give every pod of a deployment the same etcd;
+ *   - the file TOID_CLAIM_CONF names, else /etc/toid/claim.conf (no such
+ *     file: nothing from it): lines "claim = SPEC", "prefix = P", "ttl = S",
+ *     blank lines and lines starting with '#' ignored;
+ *   - nothing: spec "" (the front end's own default).
+ * Returns 0, or TOID_EINVAL with err naming the source (the variable, or
+ * the file and line) and what is wrong: an unknown key, a bad TTL, a spec
+ * no backend takes, a file that exists but cannot be read.
+ */
+typedef struct toid_claim_host {
+    char spec[1024];       /* "" when the host configures none */
+    char prefix[256];      /* "" : the backend's default */
+    uint32_t ttl_ms;       /* 0: the backend's default */
+    char source[300];      /* where spec came from: "TOID_CLAIM", "/etc/toid/claim.conf:3", or "" */
+} toid_claim_host;
+
+int toid_claim_host_config(toid_claim_host *out, char *err, size_t err_size);
+
 /* A message for a TOID_CLAIM_* code or a toid.h code. */
 const char *toid_claim_strerror(int err);
 

@@ -42,6 +42,7 @@ static fslot slots[TOID_FORMAT_COUNT];
 static toid_claimer *state_cl;     /* local=--state-dir: every format without --claim */
 static toid_claimer *node_cl;      /* --claim: node formats (may be state_cl) */
 static const char *node_backend = "local";
+static int node_leases;     /* the node backend's claims have leases: it may be away a while */
 static char node_spec[2048];
 
 /* ---------------------------------------------------------------- readers
@@ -312,7 +313,9 @@ static int open_backend(const char *spec, const server_config *c, toid_claimer *
     o.clock_wait_max_ms = c->clock_wait_max_ms ? c->clock_wait_max_ms : 1;
     o.reset = c->reset_state;
     o.log = claim_log;
-    if (!strncmp(spec, "etcd=", 5)) {
+    toid_claim_backend_info be = {0};
+    toid_claim_backend_of(spec, &be, NULL, 0);
+    if (be.takes_prefix_ttl) {
         o.prefix = c->claim_prefix[0] ? c->claim_prefix : NULL;
         o.ttl_ms = c->claim_ttl_ms;
     }
@@ -338,7 +341,10 @@ int claims_start(const server_config *c) {
         if (open_backend(c->claim_spec, c, &node_cl) < 0)
             return -1;
         snprintf(node_spec, sizeof node_spec, "%s", c->claim_spec);
-        node_backend = strncmp(c->claim_spec, "etcd=", 5) ? "local" : "etcd";
+        toid_claim_backend_info be = {0};
+        toid_claim_backend_of(c->claim_spec, &be, NULL, 0);
+        node_backend = be.kind ? be.kind : "local";
+        node_leases = be.leases;
         uint32_t ttl = c->claim_ttl_ms ? c->claim_ttl_ms : 10000;
         retry_ms = ttl / 8 < 100 ? 100 : ttl / 8 > 1000 ? 1000 : ttl / 8;
     } else {
@@ -368,9 +374,9 @@ int claims_start(const server_config *c) {
          * range is full or its distributed backend is away; a held fixed
          * node, or anything wrong with local state (corrupt, ahead of the
          * clock), stops the start: it needs an operator. */
-        int etcd = s->node_format && strncmp(node_spec, "etcd=", 5) == 0;
+        int away_ok = s->node_format && node_leases;    /* a backend with leases may be away a while */
         int ranged = s->node_format && !s->fixed;
-        int rc = try_claim(f, 1, !etcd && !ranged);
+        int rc = try_claim(f, 1, !away_ok && !ranged);
         if (rc == 0)
             continue;
         if (rc == TOID_CLAIM_EBUSY && s->fixed) {
@@ -379,7 +385,7 @@ int claims_start(const server_config *c) {
                     fname(f), s->lo, s->node_format ? node_spec : spec);
             return -1;
         }
-        if (!etcd && !(ranged && rc == TOID_CLAIM_EBUSY)) {
+        if (!away_ok && !(ranged && rc == TOID_CLAIM_EBUSY)) {
             char range[32];
             range_text(s, range, sizeof range);
             log_err("%s: cannot claim node %s (%s): %s: refusing to start", fname(f), range,

@@ -1,6 +1,7 @@
 /* config.c — command-line flags and --help. */
 #define _GNU_SOURCE
 #include "config.h"
+#include "toid_claim.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,8 +47,10 @@ static const char usage_listeners[] =
 static const char usage_claims[] =
     ": one node, one holder):\n"
     "  --claim local|local=DIR|etcd=URL[,URL]...   where node formats claim their node\n"
-    "                           (default: local on --state-dir; 'local' alone: the\n"
-    "                           per-user directory the toid CLI uses)\n"
+    "                           (default: the host's claim configuration, $TOID_CLAIM\n"
+    "                           or /etc/toid/claim.conf; without one, local on\n"
+    "                           --state-dir; 'local' alone: the per-user directory the\n"
+    "                           toid CLI uses)\n"
     "  --claim-prefix PREFIX    etcd key prefix (default /toid)\n"
     "  --claim-ttl SECONDS      etcd lease TTL (default 10); a holder that cannot renew\n"
     "                           stops issuing that format before it runs out\n"
@@ -487,6 +490,27 @@ static void set_defaults(server_config *c) {
     c->gen[TOID_ULID_FLAKE_SCALABLE].on_exhausted = TOID_EXHAUSTED_WAIT;
 }
 
+/* Without --claim, the node formats claim where the host's claim
+ * configuration says (TOID_CLAIM, /etc/toid/claim.conf: toid_claim.h), with
+ * its prefix and TTL unless given; with none, in the state directory. 0, or
+ * -1 (said). */
+static int host_claims(server_config *c) {
+    if (c->claim_spec[0])
+        return 0;
+    toid_claim_host h;
+    char err[600];
+    if (toid_claim_host_config(&h, err, sizeof err) < 0)
+        return bad("the host's claim configuration: %s", err);
+    if (!h.spec[0])
+        return 0;
+    snprintf(c->claim_spec, sizeof c->claim_spec, "%s", h.spec);
+    if (!c->claim_prefix[0])
+        snprintf(c->claim_prefix, sizeof c->claim_prefix, "%s", h.prefix);
+    if (!c->claim_ttl_ms)
+        c->claim_ttl_ms = h.ttl_ms;
+    return 0;
+}
+
 /* What no single option can check: options that exclude or need each
  * other, node ranges, a listener, the output limit, generator settings.
  * 0, or -1 (said). */
@@ -496,8 +520,13 @@ static int check_settings(server_config *c) {
                          "across restarts)");
     if (c->state_dir[0] && c->no_state)
         return bad("%s", "--state-dir and --no-state exclude each other");
-    if ((c->claim_prefix[0] || c->claim_ttl_ms) && strncmp(c->claim_spec, "etcd=", 5) != 0)
-        return bad("%s", "--claim-prefix and --claim-ttl are for --claim etcd=URL");
+    if (host_claims(c) < 0)
+        return -1;
+    toid_claim_backend_info be = {0};
+    if (c->claim_spec[0])
+        toid_claim_backend_of(c->claim_spec, &be, NULL, 0);
+    if ((c->claim_prefix[0] || c->claim_ttl_ms) && !be.takes_prefix_ttl)
+        return bad("%s", "--claim-prefix and --claim-ttl are for a backend with leases (--claim etcd=URL)");
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         if (!config_is_node_format((toid_format)f))
             continue;
@@ -609,11 +638,9 @@ int config_parse(int argc, char **argv, server_config *c) {
             if (parse_gen(c, optarg) < 0)
                 return -1;
             break;
-        case O_CLAIM:
+        case O_CLAIM:   /* a backend the claim library has, with its argument if '=' */
             if (copy(c->claim_spec, sizeof c->claim_spec, optarg) < 0 ||
-                (strcmp(optarg, "local") && strncmp(optarg, "local=", 6) &&
-                 strncmp(optarg, "etcd=", 5)) ||
-                !strcmp(optarg, "local=") || !strcmp(optarg, "etcd="))
+                toid_claim_backend_of(optarg, NULL, NULL, 0) < 0 || optarg[strlen(optarg) - 1] == '=')
                 return bad("--claim: expected local, local=DIR or etcd=URL[,URL]..., got '%s'",
                            optarg);
             break;

@@ -546,6 +546,94 @@ TEST_CASE(local_range_behind) {
 
 TEST_CASE(local_default_dir) { test_local_default_dir(claim_test_base); }
 
+/* ---- the host's claim configuration, and what a backend is ---- */
+
+/* Writes text to path. */
+static void write_text(const char *path, const char *text) {
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+}
+
+/* toid_claim_host_config with the given environment (NULL: unset) and the
+ * file at conf; its result and *h, and the message in err. */
+static int host(const char *claim, const char *prefix, const char *ttl, const char *conf, toid_claim_host *h,
+                char *err, size_t err_size) {
+    const char *names[4] = {"TOID_CLAIM", "TOID_CLAIM_PREFIX", "TOID_CLAIM_TTL", "TOID_CLAIM_CONF"};
+    const char *values[4] = {claim, prefix, ttl, conf};
+    for (int i = 0; i < 4; i++) {
+        if (values[i])
+            setenv(names[i], values[i], 1);
+        else
+            unsetenv(names[i]);
+    }
+    err[0] = '\0';
+    return toid_claim_host_config(h, err, err_size);
+}
+
+TEST_CASE(local_host_config) {
+    char conf[300], missing[300], err[600];
+    toid_claim_host h;
+    snprintf(conf, sizeof conf, "%s/claim.conf", claim_test_base);
+    snprintf(missing, sizeof missing, "%s/none.conf", claim_test_base);
+    /* nothing configured: no spec */
+    CHECK_EQ_INT(host(NULL, NULL, NULL, missing, &h, err, sizeof err), 0);
+    CHECK_EQ_STR(h.spec, "");
+    CHECK_EQ_STR(h.source, "");
+    /* the file */
+    write_text(conf, "# the host's claims\n\n  claim = local=/srv/toid/claims \nprefix=/pods\nttl = 20\n");
+    CHECK_EQ_INT(host(NULL, NULL, NULL, conf, &h, err, sizeof err), 0);
+    CHECK_EQ_STR(h.spec, "local=/srv/toid/claims");
+    CHECK_EQ_STR(h.prefix, "/pods");
+    CHECK_EQ_INT(h.ttl_ms, 20000);
+    char where[700];
+    snprintf(where, sizeof where, "%s:3", conf);
+    CHECK_EQ_STR(h.source, where);
+    /* the environment over the file, setting by setting */
+    CHECK_EQ_INT(host("local=/run/x", NULL, "5", conf, &h, err, sizeof err), 0);
+    CHECK_EQ_STR(h.spec, "local=/run/x");
+    CHECK_EQ_STR(h.source, "TOID_CLAIM");
+    CHECK_EQ_STR(h.prefix, "/pods");
+    CHECK_EQ_INT(h.ttl_ms, 5000);
+    /* errors name where they come from */
+    CHECK_EQ_INT(host("nfs=/x", NULL, NULL, missing, &h, err, sizeof err), TOID_EINVAL);
+    CHECK_MSG(strncmp(err, "TOID_CLAIM: unknown claim backend 'nfs=/x'", 42) == 0, "%s", err);
+    CHECK_EQ_INT(host(NULL, NULL, "0", missing, &h, err, sizeof err), TOID_EINVAL);
+    CHECK_EQ_STR(err, "TOID_CLAIM_TTL: '0' is not a TTL (whole seconds, 1 to 3600)");
+    write_text(conf, "claim = local\nlease = 4\n");
+    CHECK_EQ_INT(host(NULL, NULL, NULL, conf, &h, err, sizeof err), TOID_EINVAL);
+    snprintf(where, sizeof where, "%s:2: unknown setting 'lease' (claim, prefix or ttl)", conf);
+    CHECK_EQ_STR(err, where);
+    write_text(conf, "claim local\n");
+    CHECK_EQ_INT(host(NULL, NULL, NULL, conf, &h, err, sizeof err), TOID_EINVAL);
+    snprintf(where, sizeof where, "%s:1: expected 'key = value'", conf);
+    CHECK_EQ_STR(err, where);
+    /* a file that is there but cannot be read says so (a directory here) */
+    CHECK_EQ_INT(host(NULL, NULL, NULL, claim_test_base, &h, err, sizeof err), TOID_EINVAL);
+    CHECK(strstr(err, claim_test_base) == err);
+    host(NULL, NULL, NULL, NULL, &h, err, sizeof err);   /* leave the environment unset */
+    unsetenv("TOID_CLAIM_CONF");
+}
+
+TEST_CASE(local_backend_info) {
+    toid_claim_backend_info i;
+    char err[300];
+    CHECK_EQ_INT(toid_claim_backend_of("local", &i, err, sizeof err), 0);
+    CHECK(strcmp(i.kind, "local") == 0 && !i.shared_by_hosts && !i.leases && !i.takes_prefix_ttl);
+    CHECK_EQ_INT(toid_claim_backend_of("local=/x", &i, err, sizeof err), 0);
+    CHECK_EQ_INT(toid_claim_backend_of(NULL, &i, err, sizeof err), 0);
+    CHECK_EQ_STR(i.kind, "local");
+    CHECK_EQ_INT(toid_claim_backend_of("locally", &i, err, sizeof err), TOID_EINVAL);
+    CHECK_EQ_STR(err, "unknown claim backend 'locally' (local, local=DIR or etcd=URL[,URL...])");
+#ifdef TOID_TEST_HAVE_ETCD
+    CHECK_EQ_INT(toid_claim_backend_of("etcd=http://127.0.0.1:2379", &i, err, sizeof err), 0);
+    CHECK(strcmp(i.kind, "etcd") == 0 && i.shared_by_hosts && i.leases && i.takes_prefix_ttl);
+#endif
+}
+
 static int setup(int nparam, char **param) {
     if (nparam > 1) {
         fprintf(stderr, "usage: test_claim [--list] [CASE...] [ETCD_BINARY] | test_claim port\n");

@@ -67,10 +67,25 @@ int new_claim_start(toid_format f, int64_t epoch_ms, int have_node, uint32_t nod
     co.ttl_ms = o->ttl_s * 1000;
     co.log = log_line;
     char err[600];
-    const char *spec = o->spec ? o->spec : "local";
+    /* without --claim: where the host's claim configuration says (toid_claim.h),
+     * its prefix and TTL unless given; with none, the local default */
+    static toid_claim_host h;
+    const char *spec = o->spec, *from = "--claim";
+    if (!spec) {
+        if (toid_claim_host_config(&h, err, sizeof err) < 0) {
+            cli_fail("the host's claim configuration: %s", err);
+            return CLI_EXIT_FAIL;
+        }
+        spec = h.spec[0] ? h.spec : "local";
+        from = h.spec[0] ? h.source : "--claim";
+        if (!co.prefix && h.prefix[0])
+            co.prefix = h.prefix;
+        if (!co.ttl_ms)
+            co.ttl_ms = h.ttl_ms;
+    }
     int rc = toid_claimer_open(spec, &co, &claimer, err, sizeof err);
     if (rc < 0) {
-        cli_fail("cannot claim a node (--claim %s): %s", cli_show(spec), err);
+        cli_fail("cannot claim a node (%s %s): %s", from, cli_show(spec), err);
         return CLI_EXIT_FAIL;
     }
     atexit(give_back);

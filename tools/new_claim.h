@@ -9,7 +9,8 @@
 #include <toid.h>
 
 typedef struct new_claim_opts {
-    const char *spec;   /* --claim: local, local=DIR, etcd=URL[,URL...]; NULL: local */
+    const char *spec;   /* --claim: local, local=DIR, etcd=URL[,URL...]; NULL: the host's
+                           claim configuration (TOID_CLAIM, /etc/toid/claim.conf), else local */
     const char *prefix; /* --claim-prefix (etcd); NULL: the default */
     uint32_t ttl_s;     /* --claim-ttl (etcd); 0: the default */
 } new_claim_opts;

@@ -122,6 +122,28 @@ rm -rf "$WORK/atrun" && mkdir -m 0700 "$WORK/atrun"
 XDG_RUNTIME_DIR=$WORK/atrun "$TOID" new nanoflake --at 2024-06-01T00:00:00Z -n 2 --node 1023 >"$WORK/out"
 check "--at: unclaimed, nothing in the claim directory" [ ! -e "$WORK/atrun/toid" ]
 
+# the host's claim configuration (toid_claim.h): without --claim, TOID_CLAIM
+# or the file TOID_CLAIM_CONF names; --claim overrides both; a bad setting
+# is an error naming its source, never a fall-back to the default
+mkdir -m 0700 "$WORK/hostenv" "$WORK/hostfile" "$WORK/hostcli"
+TOID_CLAIM="local=$WORK/hostenv" "$TOID" new nanoflake -n 2 >/dev/null 2>"$WORK/err"
+check "TOID_CLAIM: the claim is where it says" [ -e "$WORK/hostenv/nanoflake-0.lock" ]
+printf 'claim = local=%s\n' "$WORK/hostfile" >"$WORK/claim.conf"
+TOID_CLAIM_CONF=$WORK/claim.conf "$TOID" new nanoflake -n 2 >/dev/null 2>"$WORK/err"
+check "TOID_CLAIM_CONF: the file's claim = is used" [ -e "$WORK/hostfile/nanoflake-0.lock" ]
+TOID_CLAIM=bogus "$TOID" new nanoflake --claim "local=$WORK/hostcli" -n 2 >/dev/null 2>"$WORK/err"
+check "--claim overrides TOID_CLAIM" [ -e "$WORK/hostcli/nanoflake-0.lock" ]
+TOID_CLAIM=bogus "$TOID" new nanoflake -n 1 >"$WORK/out" 2>"$WORK/err"
+check "a bad TOID_CLAIM: exit 1, nothing printed" [ $? -eq 1 ] && [ ! -s "$WORK/out" ]
+check "a bad TOID_CLAIM: names it ($(head -1 "$WORK/err"))" \
+    grep -q "toid: the host's claim configuration: TOID_CLAIM: unknown claim backend 'bogus'" "$WORK/err"
+printf 'claim = local\nttl = forever\n' >"$WORK/claim.conf"
+TOID_CLAIM_CONF=$WORK/claim.conf "$TOID" new nanoflake -n 1 >/dev/null 2>"$WORK/err"
+check "a bad line in the file: exit 1, file and line named" \
+    grep -q "claim.conf:2: 'forever' is not a TTL" "$WORK/err"
+"$TOID" new ulid -n 1 >/dev/null 2>&1 </dev/null && TOID_CLAIM=bogus "$TOID" new ulid -n 1 >/dev/null 2>&1
+check "a format without a node claims nothing: TOID_CLAIM not read" [ $? -eq 0 ]
+
 # an unsafe default directory is refused
 mkdir -p "$WORK/bad" && chmod 0755 "$WORK/bad"
 mkdir -m 0777 "$WORK/bad/toid" && chmod 0777 "$WORK/bad/toid"

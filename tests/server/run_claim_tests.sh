@@ -81,7 +81,7 @@ START_ENV=()
 run_fail() {
     FLOG=$WORK/$1.log
     shift
-    timeout 15 "$TOIDD" --http 127.0.0.1:0 --resp off --threads 1 "$@" >/dev/null 2>"$FLOG"
+    env "${START_ENV[@]}" timeout 15 "$TOIDD" --http 127.0.0.1:0 --resp off --threads 1 "$@" >/dev/null 2>"$FLOG"
     STATUS=$?
     [ "$STATUS" -ne 0 ] && [ "$STATUS" -ne 124 ]
 }
@@ -157,7 +157,7 @@ check "--nodes for a format without nodes is refused" grep -q 'expected FORMAT:L
 run_fail both --no-state --nodes nanoflake:0-3 --gen nanoflake:node=2
 check "--gen node=N and --nodes together are refused" grep -q 'exclude each other' "$FLOG"
 run_fail ttl --no-state --claim-ttl 3
-check "--claim-ttl without etcd is refused" grep -q 'are for --claim etcd' "$FLOG"
+check "--claim-ttl without etcd is refused" grep -q 'are for a backend with leases (--claim etcd=URL)' "$FLOG"
 run_fail badclaim --no-state --claim zookeeper=x
 check "an unknown --claim backend is refused" grep -q 'expected local, local=DIR or etcd' "$FLOG"
 printf 'no-state\nclaim local=%s\nnodes nanoflake:3-4\nformats nanoflake\n' "$WORK/cfgclaims" >"$WORK/c.conf"
@@ -236,6 +236,59 @@ if start s1 --state-dir "$WORK/sd" --formats nanoflake,ulid && start s2 --state-
 else
     fail "state dir: instances did not start"
 fi
+
+# ---------------------------------------------------------------- the host's claim configuration
+# One setting for every front end of a host (TOID_CLAIM, or the file
+# TOID_CLAIM_CONF / /etc/toid/claim.conf): toidd and `toid new`, each on
+# default settings otherwise, take different nodes and repeat no ID (issue
+# 26: each took node 0 in a directory of its own, 1,000 duplicates in
+# 600,000). --claim still overrides it; a bad setting names its source.
+HC=$WORK/hostclaims
+mkdir -p "$HC" "$WORK/sh"
+START_ENV=(TOID_CLAIM="local=$HC" TOID_CLAIM_CONF=/nonexistent)
+if start h1 --state-dir "$WORK/sh" --formats nanoflake; then
+    check "host config: toidd claims node 0 where TOID_CLAIM says" \
+        bash -c '[ "$0" = 0 ] && [ -e "$1/nanoflake-0.lock" ] && [ ! -e "$2/nanoflake-0.lock" ]' "$(node_of h1)" "$HC" "$WORK/sh"
+    fetcher h1
+    TOID_CLAIM="local=$HC" TOID_CLAIM_CONF=/nonexistent timeout 60 "$TOID" new nanoflake -n 300000 \
+        >"$WORK/ids.cli" 2>"$WORK/cli.err"
+    rc=$?
+    check "host config: toid new beside it succeeds ($(head -c 300 "$WORK/cli.err"))" [ "$rc" -eq 0 ]
+    sleep 0.5
+    stop_fetchers
+    n=$(count_ids "$WORK/ids.h1" "$WORK/ids.cli")
+    d=$(dups "$WORK/ids.h1" "$WORK/ids.cli")
+    check "host config: IDs from toidd and toid new ($n)" [ "$n" -gt 300000 ]
+    check "host config: none repeated ($d)" [ "$d" -eq 0 ]
+    check "host config: toid new took another node (node 1's mark is there)" [ -e "$HC/nanoflake-1.mark" ]
+    stop_pid "${PID[h1]}"
+else
+    fail "host config: toidd did not start: $(tail -2 "${LOG[h1]}")"
+fi
+START_ENV=()
+printf '# this host\nclaim = local=%s\n' "$HC" >"$WORK/claim.conf"
+START_ENV=(TOID_CLAIM_CONF="$WORK/claim.conf")
+if start h2 --state-dir "$WORK/sh" --formats nanoflake; then
+    check "host config: the file's claim = is read" [ -e "$HC/nanoflake-0.lock" ] && [ "$(node_of h2)" = 0 ]
+    stop_pid "${PID[h2]}"
+else
+    fail "host config: toidd with the file did not start: $(tail -2 "${LOG[h2]}")"
+fi
+START_ENV=(TOID_CLAIM=bogus)
+run_fail hostbad --state-dir "$WORK/sh" --formats nanoflake
+START_ENV=()
+FLOG_TEXT=$(cat "$FLOG")
+check "host config: a bad TOID_CLAIM is refused, naming it ($FLOG_TEXT)" grep -q "the host's claim configuration: TOID_CLAIM: unknown claim backend 'bogus'" "$FLOG"
+OV=$WORK/override
+mkdir -p "$OV"
+START_ENV=(TOID_CLAIM=bogus)
+if start h3 --state-dir "$WORK/sh" --formats nanoflake --claim "local=$OV"; then
+    check "host config: --claim overrides it" [ -e "$OV/nanoflake-0.lock" ]
+    stop_pid "${PID[h3]}"
+else
+    fail "host config: --claim did not override TOID_CLAIM: $(tail -2 "${LOG[h3]}")"
+fi
+START_ENV=()
 
 # ---------------------------------------------------------------- etcd
 if [ -z "$ETCD" ] || [ ! -x "$ETCD" ]; then
