@@ -79,6 +79,10 @@ check "no --state-dir says why" grep -q -- "--state-dir DIR is required" "$WORK/
 check "a generator id out of range is refused" [ $? -eq 2 ]
 "$TOIDD" --no-state --max-count 100000 --max-output-bytes 65536 >/dev/null 2>&1
 check "an output limit below one response is refused" [ $? -eq 2 ]
+"$TOIDD" --no-state --gen ulid:epoch=2020-01-01T00:00:00Z >/dev/null 2>"$WORK/gen.err"
+check "a generator setting the library refuses: exit 2" [ $? -eq 2 ]
+check "... naming the setting and why ($(head -1 "$WORK/gen.err"))" \
+    grep -q "^toidd: generator settings refused: epoch_ms: ulid counts from its own epoch, 0 (got 1577836800000)$" "$WORK/gen.err"
 
 # a config file; the command line overrides it
 printf '# toidd test config\nstate-dir %s   # the state\nno-state\nformats nanoflake\ngen nanoflake:node=9\n' \
