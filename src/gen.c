@@ -223,9 +223,10 @@ static void sleep_us(long us) {
  * writes busy while busy matters. (Until issue 25 a second thread could
  * also be handed the generator for a turn and hand it back; the owner
  * could then change while a thread was between reading it and using the
- * state, and one such window made duplicates. The turns bought two busy
- * threads on one generator ~0.9x one thread's rate instead of ~0.7x;
- * TOID_GEN_PER_THREAD gives ~1.9x.)
+ * state, and one such window made duplicates. Measured when they went,
+ * interleaved on one machine, the turns made two busy threads on one
+ * generator no faster than the lock or compare-and-swap does, ~0.9-1.0x
+ * one thread: README, Speed. TOID_GEN_PER_THREAD gives ~1.9x.)
  *
  * The taking (revocation) is an asymmetric Dekker handshake. The owner makes
  * busy odd, then reads owner (only a compiler barrier between). The revoker
@@ -276,15 +277,21 @@ static bool barrier_ready(void) {
     return st > 0 && !__atomic_load_n(&toid__test_owner_off, __ATOMIC_RELAXED);
 }
 
-/* Waits while g->owner reads REVOKING: spins a little, then sleeps (the
- * revoker waits in turn for an owner that may be preempted). */
+/* One step of a wait for another thread that may be preempted: a pause for
+ * the first 100 looks, then 50 us of sleep, so that it can run whatever
+ * our priority. */
+static void wait_step(int spins) {
+    if (spins < 100)
+        cpu_relax();
+    else
+        sleep_us(50);
+}
+
+/* Waits while g->owner reads REVOKING (the revoker waits in turn for an
+ * owner that may be preempted inside an ID). */
 static void wait_revoked(toid_gen *g) {
-    for (int spins = 0; __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++) {
-        if (spins < 100)
-            cpu_relax();
-        else
-            sleep_us(50);
-    }
+    for (int spins = 0; __atomic_load_n(&toid__h(g)->owner, __ATOMIC_ACQUIRE) == TOID__OWNER_REVOKING; spins++)
+        wait_step(spins);
 }
 
 /* Takes g from its owner, once g->owner reads REVOKING (which the caller
@@ -298,12 +305,8 @@ static __attribute__((noinline)) void disown(toid_gen *g) {
     TOID__ASSERT(__atomic_load_n(&toid__h(g)->owner, __ATOMIC_RELAXED) == TOID__OWNER_REVOKING);
     if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0 && membarrier(MEMBARRIER_CMD_GLOBAL) != 0)
         sleep_us(1000);     /* cannot happen once registered; a store buffer drains far sooner */
-    for (int spins = 0; __atomic_load_n(&toid__h(g)->busy, __ATOMIC_ACQUIRE) & 1u; spins++) {
-        if (spins < 100)
-            cpu_relax();
-        else
-            sleep_us(50);   /* the owner was preempted in its ID: let it run, whatever our priority */
-    }
+    for (int spins = 0; __atomic_load_n(&toid__h(g)->busy, __ATOMIC_ACQUIRE) & 1u; spins++)
+        wait_step(spins);   /* the owner inside its ID (preempted, or reseeding) */
     const toid__format *fmt = toid__format_of(toid__h(g)->cfg.format);
     if (fmt->pack) {        /* the head was the state of record: now the word is */
         uint64_t w = fmt->pack(toid__h(g));
