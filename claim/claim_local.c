@@ -1,6 +1,5 @@
 /* claim_local.c — the local claim backend: a directory of lock files and
- * high-water marks, the same files toidd's state directory keeps (so toid
- * and toidd on one machine see each other's claims).
+ * high-water marks, the same files toidd's state directory keeps.
  *
  * Files in the directory, for each (format, node):
  *   FORMAT-NODE.lock  flock(LOCK_EX) held for the life of the claim; never
@@ -10,10 +9,18 @@
  *                     checksum line; replaced atomically (temp file, fsync,
  *                     rename, fsync of the directory)
  *
- * The default directory ($XDG_RUNTIME_DIR/toid, else /tmp/toid-UID) is made
- * 0700, opened without following a symlink and checked on the opened
- * descriptor: a directory owned by us with mode 0700, since whoever can
- * write it can hand out our node ids.
+ * "local" alone is the host's registry (TOID_HOST_REGISTRY, by default
+ * /var/lib/toid/claims): root's, group TOID_HOST_REGISTRY_GROUP ("toid"),
+ * mode 2770, made by the installation (packaging/toid-registry-setup). It
+ * is opened without following a symlink and checked on the opened
+ * descriptor (root's or ours, not writable by everyone), and never made
+ * here: a missing or unusable registry is an error naming the fix, since a
+ * private one would be a world other generators cannot see.
+ *
+ * In a group-writable directory (the registry, or a local=DIR set up the
+ * same way) every file this process makes is the directory's group's with
+ * mode 0660, whatever the umask: root, toidd and the other members can
+ * then lock and replace each other's files, and none locks the others out.
  */
 #define _GNU_SOURCE
 #include "claim_internal.h"
@@ -25,11 +32,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct local_dir {
     int dir_fd;
+    int shared;  /* the directory is group-writable: its files are its group's, 0660 */
+    gid_t gid;   /* the directory's group */
     char dir[1024];
 } local_dir;
 
@@ -40,52 +51,99 @@ typedef struct local_claim {
 
 static local_dir *LD(const toid_claimer *c) { return c->bk; }
 
-/* Why an opened directory is unsafe to keep claims in, or NULL. Checked on
+/* The host's registry (toid_claim.h): made by the installation, never by
+ * the library, so that a missing one is an error and not a private registry
+ * that other users' generators cannot see. White-box tests point it
+ * elsewhere. */
+const char *toid__claim_registry = TOID_HOST_REGISTRY;
+const char *toid__claim_registry_group = TOID_HOST_REGISTRY_GROUP;
+
+/* Why an opened registry is unsafe to keep claims in, or NULL. Checked on
  * the descriptor itself (fstat), so that what is checked is what is used:
- * a check by path, then an open, would race with a rename or a symlink put
- * in between by whoever else can write /tmp. */
+ * a check by path, then an open, would race with a rename or a symlink. */
 static const char *unsafe_dir(int fd) {
     struct stat st;
     if (fstat(fd, &st) < 0)
         return "it cannot be examined";
-    return !S_ISDIR(st.st_mode) ? "it is not a directory"
-           : st.st_uid != geteuid() ? "it is owned by another user"
-           : (st.st_mode & 022) ? "others may write to it"
-           : (st.st_mode & 077) ? "its mode is not 0700: others may read or enter it"
-                                : NULL;
+    return !S_ISDIR(st.st_mode)                        ? "it is not a directory"
+           : st.st_uid != 0 && st.st_uid != geteuid() ? "it is owned by a user other than root and this one"
+           : (st.st_mode & 002)                        ? "every user may write to it"
+                                                       : NULL;
 }
 
-/* The default directory, made, opened (never through a symlink) and
- * checked on the opened descriptor. Returns the descriptor, or an error. */
-static int default_dir(char *dir, size_t cap, char *err, size_t err_size) {
-    const char *xdg = getenv("XDG_RUNTIME_DIR");
-    if (xdg && xdg[0] == '/')
-        snprintf(dir, cap, "%s/toid", xdg);
+/* The user running this, for messages. */
+static const char *user_name(char *buf, size_t cap) {
+    struct passwd pw, *res = NULL;
+    char tmp[1024];
+    if (getpwuid_r(geteuid(), &pw, tmp, sizeof tmp, &res) == 0 && res)
+        snprintf(buf, cap, "%s", res->pw_name);
     else
-        snprintf(dir, cap, "/tmp/toid-%lu", (unsigned long)geteuid());
-    if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
-        claim_err(err, err_size, "claim directory %s: cannot create it: %s", dir, strerror(errno));
-        return TOID_CLAIM_EIO;
-    }
+        snprintf(buf, cap, "uid %lu", (unsigned long)geteuid());
+    return buf;
+}
+
+/* A group's name, else its number. */
+static const char *group_name(gid_t gid, char *buf, size_t cap) {
+    struct group gr, *res = NULL;
+    char tmp[1024];
+    if (getgrgid_r(gid, &gr, tmp, sizeof tmp, &res) == 0 && res)
+        snprintf(buf, cap, "%s", res->gr_name);
+    else
+        snprintf(buf, cap, "%lu", (unsigned long)gid);
+    return buf;
+}
+
+/* A directory this user may not enter: the group to join (the directory's,
+ * if it can be seen, else fallback), or another registry to name. */
+static void denied(const char *what, const char *dir, const char *fallback, char *err, size_t err_size) {
+    struct stat st;
+    char who[128], gname[64];
+    if (stat(dir, &st) == 0)
+        group_name(st.st_gid, gname, sizeof gname);
+    else
+        snprintf(gname, sizeof gname, "%s", fallback ? fallback : "of the directory");
+    claim_err(err, err_size, "%s %s: permission denied for %s: add it to group %s (usermod -aG "
+              "%s USER, then log in again), or name another registry (TOID_CLAIM=local=DIR, or "
+              "--claim)", what, dir, user_name(who, sizeof who), gname, gname);
+}
+
+/* The host's registry, opened (never through a symlink) and checked on the
+ * opened descriptor. Returns the descriptor, or an error that says how to
+ * fix it: set the registry up, join its group, or name another one. */
+static int host_registry(char *dir, size_t cap, char *err, size_t err_size) {
+    const char *grp = toid__claim_registry_group;
+    snprintf(dir, cap, "%s", toid__claim_registry);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
     const char *why = NULL;
     if (fd < 0) {
+        int e = errno;
         struct stat st; /* (refused either way: lstat only names the reason) */
-        if (errno == ELOOP || errno == ENOTDIR)
-            why = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? "it is a symbolic link"
-                                                              : "it is not a directory";
-        else {
-            claim_err(err, err_size, "claim directory %s: %s", dir, strerror(errno));
+        if (e == ENOENT) {
+            claim_err(err, err_size, "the host's node registry %s does not exist: set it up "
+                      "(as root: cmake --install, or the Debian package toid-registry), or name "
+                      "a registry (TOID_CLAIM=local=DIR, 'claim = local=DIR' in "
+                      "/etc/toid/claim.conf, or --claim)", dir);
             return TOID_CLAIM_EIO;
         }
+        if (e == EACCES) {
+            denied("the host's node registry", dir, grp, err, err_size);
+            return TOID_CLAIM_EIO;
+        }
+        if (e != ELOOP && e != ENOTDIR) {
+            claim_err(err, err_size, "the host's node registry %s: %s", dir, strerror(e));
+            return TOID_CLAIM_EIO;
+        }
+        why = lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) ? "it is a symbolic link"
+                                                          : "it is not a directory";
     } else {
         why = unsafe_dir(fd);
     }
     if (why) {
         if (fd >= 0)
             close(fd);
-        claim_err(err, err_size, "claim directory %s is unsafe (%s): refusing to use it; "
-                  "remove it, or choose a directory with --claim local=DIR", dir, why);
+        claim_err(err, err_size, "the host's node registry %s is unsafe (%s): refusing to use "
+                  "it; set it up again (as root: cmake --install, or the Debian package "
+                  "toid-registry)", dir, why);
         return TOID_CLAIM_ECORRUPT;
     }
     return fd;
@@ -111,19 +169,47 @@ static int local_open(toid_claimer *c, const char *arg, char *err, size_t err_si
                       strerror(errno));
             rc = TOID_CLAIM_EIO;
         } else if ((d->dir_fd = open(d->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-            claim_err(err, err_size, "claim directory %s: %s", d->dir, strerror(errno));
+            if (errno == EACCES)
+                denied("claim directory", d->dir, NULL, err, err_size);
+            else
+                claim_err(err, err_size, "claim directory %s: %s", d->dir, strerror(errno));
             rc = TOID_CLAIM_EIO;
         }
-    } else if ((rc = default_dir(d->dir, sizeof d->dir, err, err_size)) >= 0) {
+    } else if ((rc = host_registry(d->dir, sizeof d->dir, err, err_size)) >= 0) {
         d->dir_fd = rc;
         rc = 0;
+    }
+    struct stat st;
+    memset(&st, 0, sizeof st);
+    if (rc == 0 && fstat(d->dir_fd, &st) < 0) {
+        claim_err(err, err_size, "claim directory %s: %s", d->dir, strerror(errno));
+        close(d->dir_fd);
+        rc = TOID_CLAIM_EIO;
     }
     if (rc < 0) {
         free(d);
         return rc;
     }
+    d->shared = (st.st_mode & 020) != 0;
+    d->gid = st.st_gid;
     c->bk = d;
     return 0;
+}
+
+/* A file this process made in a shared directory: the directory's group
+ * and 0660, whatever the umask (toidd's unit has 0077) or the primary
+ * group, so that the other users of the registry can lock and replace it.
+ * (A file of another user is left as it is.) */
+static void share_file(const toid_claimer *c, int fd, const char *name) {
+    const local_dir *d = LD(c);
+    struct stat st;
+    if (!d->shared || fstat(fd, &st) < 0 || st.st_uid != geteuid())
+        return;
+    if ((st.st_gid != d->gid && fchown(fd, (uid_t)-1, d->gid) < 0) ||
+        ((st.st_mode & 0777) != 0660 && fchmod(fd, 0660) < 0))
+        claim_log(c, TOID_CLAIM_LOG_WARN, "state %s/%s: cannot give it to the directory's group "
+                  "with mode 0660 (%s): other users of the registry may be locked out",
+                  d->dir, name, strerror(errno));
 }
 
 static void local_close(toid_claimer *c, int io) {
@@ -187,6 +273,7 @@ static int local_write_mark(toid_claim *k, int64_t mark, int64_t until) {
     fd = openat(d->dir_fd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd < 0)
         goto fail;
+    share_file(c, fd, tmp);
     step = "write";
     if (write_all(fd, text, (size_t)n) < 0)
         goto fail;
@@ -279,6 +366,24 @@ static int read_mark(toid_claim *k, int64_t *mark) {
     return 1;
 }
 
+/* Why a lock file could not be opened; for one another user made private
+ * (0600, as toid before 1.1 did), the commands that share it. */
+static void locked_out(const toid_claimer *c, const char *lockname) {
+    const local_dir *d = LD(c);
+    int e = errno;
+    struct stat st;
+    if (e == EACCES && fstatat(d->dir_fd, lockname, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        char group[64];
+        group_name(d->gid, group, sizeof group);
+        claim_log(c, TOID_CLAIM_LOG_ERR, "state %s/%s: permission denied: it is uid %lu's with "
+                  "mode %04o; give it to the registry's group (as root: chgrp %s %s/%s && "
+                  "chmod 0660 %s/%s)", d->dir, lockname, (unsigned long)st.st_uid,
+                  (unsigned)(st.st_mode & 07777), group, d->dir, lockname, d->dir, lockname);
+        return;
+    }
+    claim_log(c, TOID_CLAIM_LOG_ERR, "state %s/%s: %s", d->dir, lockname, strerror(e));
+}
+
 static int local_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
     local_dir *d = LD(c);
     local_claim *lc = calloc(1, sizeof *lc);
@@ -292,9 +397,10 @@ static int local_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
     int rc = TOID_CLAIM_EIO;
     lc->lock_fd = openat(d->dir_fd, lockname, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (lc->lock_fd < 0) {
-        claim_log(c, TOID_CLAIM_LOG_ERR, "state %s/%s: %s", d->dir, lockname, strerror(errno));
+        locked_out(c, lockname);
         goto fail;
     }
+    share_file(c, lc->lock_fd, lockname);
     /* The lock file says whether this (format, node) was ever initialised,
      * and by whom last. */
     char lockbuf[64];

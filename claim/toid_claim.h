@@ -6,14 +6,37 @@
  *
  * This is a library beside the core (libtoid has no dependency on it). Two
  * backends, chosen by a spec string:
- *   "local"            one lock file per (format, node) in a directory, flock'd
- *   "local=DIR"        for the life of the holder, the high-water mark beside
- *                      it: the same files toidd's --state-dir keeps, so toid
- *                      and toidd on one machine see each other's claims.
- *                      Default DIR: $XDG_RUNTIME_DIR/toid, else /tmp/toid-UID
- *                      (created 0700; opened without following a symlink,
- *                      then refused unless the opened directory is ours and
- *                      of mode 0700).
+ *   "local"            the host's node registry (below)
+ *   "local=DIR"        one lock file per (format, node) in a directory,
+ *                      flock'd for the life of the holder, the high-water
+ *                      mark beside it (the files toidd's --state-dir keeps).
+ *                      A missing DIR is made 0700. In a group-writable DIR
+ *                      every file made is the directory's group's, 0660.
+ *
+ * The host's node registry. One per host, shared by every front end that
+ * is told nothing else (toid, toidd, and the other front ends as they come
+ * to claim), whichever user runs it, so that two of them never hold one
+ * node: TOID_HOST_REGISTRY, by default /var/lib/toid/claims (a build
+ * option, not the install prefix: /usr and /usr/local installs share it).
+ * Decisions:
+ *   - root's, group TOID_HOST_REGISTRY_GROUP ("toid"), mode 2770. Root and
+ *     the group's members claim there; the files each makes are the
+ *     group's, mode 0660, whatever its umask, so none locks the others out
+ *     (toid new run as root, then toidd as user toidd).
+ *   - made by the installation, never by this library: cmake --install as
+ *     root (packaging/toid-registry-setup) or the Debian package
+ *     toid-registry (systemd-sysusers, systemd-tmpfiles). A registry that
+ *     is missing, or that this user may not use, is an error naming the
+ *     fix (set it up; usermod -aG toid USER; or name another registry),
+ *     never a fall-back to a private directory whose claims nobody else
+ *     sees.
+ *   - opened without following a symlink and refused unless the opened
+ *     directory is root's or this user's and not writable by everyone.
+ *   - under /var/lib, not /run: the marks survive a reboot, after which the
+ *     clock may be behind them (the claims themselves end with their
+ *     processes).
+ * The host's claim configuration (toid_claim_host_config, below) moves
+ * every front end elsewhere at once (etcd, or another directory).
  *   "etcd=URL[,URL...]" an etcd v3 cluster through its JSON gateway: a lease
  *                      and a put-if-absent transaction on
  *                      <prefix>/<format>/nodes/<NNNN>, kept alive at TTL/3

@@ -39,8 +39,9 @@ typedef struct fslot {
 } fslot;
 
 static fslot slots[TOID_FORMAT_COUNT];
-static toid_claimer *state_cl;     /* local=--state-dir: every format without --claim */
-static toid_claimer *node_cl;      /* --claim: node formats (may be state_cl) */
+static toid_claimer *state_cl;     /* local=--state-dir: the formats without a node */
+static toid_claimer *node_cl;      /* the node formats': --claim, the host's configuration,
+                                      else the host's registry; NULL: unclaimed */
 static const char *node_backend = "local";
 static int node_leases;     /* the node backend's claims have leases: it may be away a while */
 static char node_spec[2048];
@@ -302,7 +303,8 @@ static int open_backend(const char *spec, const server_config *c, toid_claimer *
                           : !S_ISDIR(sb.st_mode)  ? "not a directory"
                                                   : NULL;
         if (why) {
-            log_err("state directory %s: %s", spec + 6, why);
+            log_err("%s %s: %s", strcmp(spec + 6, c->state_dir) ? "claim directory" : "state directory",
+                    spec + 6, why);
             return -1;
         }
     }
@@ -337,7 +339,13 @@ int claims_start(const server_config *c) {
         if (open_backend(spec, c, &state_cl) < 0)
             return -1;
     }
-    if (c->claim_spec[0]) {
+    /* The node formats claim where config.c said (--claim, the host's
+     * configuration, else the host's registry); a server of no node format
+     * opens no registry, and needs none set up. */
+    int node_formats = 0;
+    for (int i = 0; i < TOID_FORMAT_COUNT; i++)
+        node_formats |= c->enabled[i] && config_is_node_format((toid_format)i);
+    if (c->claim_spec[0] && node_formats) {
         if (open_backend(c->claim_spec, c, &node_cl) < 0)
             return -1;
         snprintf(node_spec, sizeof node_spec, "%s", c->claim_spec);
@@ -348,8 +356,8 @@ int claims_start(const server_config *c) {
         uint32_t ttl = c->claim_ttl_ms ? c->claim_ttl_ms : 10000;
         retry_ms = ttl / 8 < 100 ? 100 : ttl / 8 > 1000 ? 1000 : ttl / 8;
     } else {
-        node_cl = state_cl;
-        snprintf(node_spec, sizeof node_spec, "local=%s", c->state_dir);
+        node_cl = NULL;     /* --no-state without --claim: the configured node, unclaimed */
+        snprintf(node_spec, sizeof node_spec, "none");
     }
     for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
         toid_format f = (toid_format)i;

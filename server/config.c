@@ -37,7 +37,8 @@ static const char usage_listeners[] =
     "State (never the same ID twice, across restarts and instances):\n"
     "  --state-dir DIR          lock and high-water mark per (format, node) (required)\n"
     "  --no-state               run without a state directory: no guarantee across\n"
-    "                           restarts or instances (tests only)\n"
+    "                           restarts or instances, no node claimed unless --claim\n"
+    "                           or the host's claim configuration says (tests only)\n"
     "  --reset-state            accept a missing or corrupt mark and start from the clock\n"
     "  --reserve-ms MS          how far ahead each persisted mark reaches (default 1000)\n"
     "  --clock-wait-max-ms MS   at start, wait at most this for the clock to pass the\n"
@@ -48,9 +49,9 @@ static const char usage_claims[] =
     ": one node, one holder):\n"
     "  --claim local|local=DIR|etcd=URL[,URL]...   where node formats claim their node\n"
     "                           (default: the host's claim configuration, $TOID_CLAIM\n"
-    "                           or /etc/toid/claim.conf; without one, local on\n"
-    "                           --state-dir; 'local' alone: the per-user directory the\n"
-    "                           toid CLI uses)\n"
+    "                           or /etc/toid/claim.conf; without one, local: the\n"
+    "                           host's node registry /var/lib/toid/claims, shared\n"
+    "                           with toid and the other front ends)\n"
     "  --claim-prefix PREFIX    etcd key prefix (default /toid)\n"
     "  --claim-ttl SECONDS      etcd lease TTL (default 10); a holder that cannot renew\n"
     "                           stops issuing that format before it runs out\n"
@@ -492,8 +493,9 @@ static void set_defaults(server_config *c) {
 
 /* Without --claim, the node formats claim where the host's claim
  * configuration says (TOID_CLAIM, /etc/toid/claim.conf: toid_claim.h), with
- * its prefix and TTL unless given; with none, in the state directory. 0, or
- * -1 (said). */
+ * its prefix and TTL unless given; with none, in the host's registry
+ * ("local"), where toid and the other front ends of this host claim too.
+ * (With --no-state and no --claim: no claims, as no marks.) 0, or -1 (said). */
 static int host_claims(server_config *c) {
     if (c->claim_spec[0])
         return 0;
@@ -501,8 +503,11 @@ static int host_claims(server_config *c) {
     char err[600];
     if (toid_claim_host_config(&h, err, sizeof err) < 0)
         return bad("the host's claim configuration: %s", err);
-    if (!h.spec[0])
+    if (!h.spec[0]) {
+        if (!c->no_state)
+            snprintf(c->claim_spec, sizeof c->claim_spec, "local");
         return 0;
+    }
     snprintf(c->claim_spec, sizeof c->claim_spec, "%s", h.spec);
     if (!c->claim_prefix[0])
         snprintf(c->claim_prefix, sizeof c->claim_prefix, "%s", h.prefix);

@@ -32,6 +32,14 @@ cmake --build "$work/cb" >/dev/null
 # the systemd unit, its ExecStart at the installed toidd; the completions
 if [ -f "$build/server/toidd" ]; then
     grep -qx "ExecStart=$prefix/sbin/toidd --state-dir \${STATE_DIRECTORY}" "$root/lib/systemd/system/toidd.service"
+    # the host's node registry: its group, and a way through ProtectSystem
+    grep -qx "SupplementaryGroups=toid" "$root/lib/systemd/system/toidd.service"
+    grep -qx "ReadWritePaths=/var/lib/toid/claims" "$root/lib/systemd/system/toidd.service"
+fi
+test -x "$root/sbin/toid-registry-setup"
+# a staged install (DESTDIR) sets no registry up on this machine
+if [ ! -e /var/lib/toid/claims ]; then
+    test ! -e "$work/stage/var/lib/toid/claims"
 fi
 if [ -d "$build/tools" ]; then
     test -f "$root/share/bash-completion/completions/toid"

@@ -5,8 +5,9 @@
  *                           refused, the previous holder's mark is a floor
  *                           after kill -9, the files are toidd's, a forked
  *                           child cannot use its parent's claim, a range
- *                           claim goes past a node ahead of the clock, an
- *                           unsafe default directory is refused
+ *                           claim goes past a node ahead of the clock; the
+ *                           host's registry: missing or unsafe refused,
+ *                           shared by root and a group member (as root)
  *   test_claim etcd_... ETCD  a real etcd started here (see claim_etcd_test.c)
  *   test_claim port         prints a free loopback port (for run_claim_tests.sh)
  *
@@ -21,6 +22,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -447,66 +449,176 @@ static void test_local_range_behind(const char *dir) {
     toid_claimer_close(c);
 }
 
-/* The default directory: made 0700; refused when it is a symlink, another
- * user's, or open to others (finding F6: checked on the opened descriptor). */
-static void test_local_default_dir(const char *base) {
-    char xdg[600], d[700];
+/* ---- the host's registry ("local" alone: toid_claim.h) ---- */
+
+extern const char *toid__claim_registry; /* claim_local.c: where "local" claims; tests move it */
+extern const char *toid__claim_registry_group;
+
+/* In a child process as uid/gid 65534 (nobody, nogroup), with extra
+ * group `group` if it is not -1: opens spec and claims f's node `node`.
+ * Returns 0 (claimed), else the error; the message in msg. */
+static int as_other_user(const char *spec, gid_t group, toid_format f, uint32_t node, char *msg,
+                         size_t cap) {
+    int fds[2];
+    if (pipe(fds) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        gid_t groups[1] = {group};
+        if (setgroups(group == (gid_t)-1 ? 0 : 1, groups) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+            _exit(99);
+        toid_claimer_opts o;
+        tc_opts(&o);
+        toid_claimer *c;
+        toid_claim *k;
+        int rc = tc_open(spec, &o, &c);
+        if (rc == 0) {
+            rc = toid_claim_acquire(c, f, 0, node, node, &k);
+            if (rc == 0)
+                toid_claim_release(k, 1);
+            toid_claimer_close(c);
+        }
+        dprintf(fds[1], "%s", rc == 0 ? "" : tc_last());
+        _exit(rc == 0 ? 0 : -rc > 255 ? 1 : -rc);
+    }
+    close(fds[1]);
+    ssize_t n = read(fds[0], msg, cap - 1);
+    msg[n > 0 ? n : 0] = '\0';
+    close(fds[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? -WEXITSTATUS(st) : -1000;
+}
+
+/* Mode and group of path. */
+static int mode_of(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (int)(st.st_mode & 07777) : -1;
+}
+static long group_of(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_gid : -1;
+}
+
+/* "local" is the host's registry: never made by the library (a missing one
+ * is an error naming the set-up), refused when it is a symlink, not a
+ * directory, open to every user or another user's (checked on the opened
+ * descriptor). */
+TEST_CASE(local_host_registry) {
+    char reg[600], msg[1024], target[700];
+    snprintf(reg, sizeof reg, "%s/registry", claim_test_base);
+    const char *saved = toid__claim_registry;
+    toid__claim_registry = reg;
     toid_claimer_opts o;
     tc_opts(&o);
-    toid_claimer *c;
-    snprintf(xdg, sizeof xdg, "%s/xdg", base);
-    mkdir(xdg, 0700);
-    setenv("XDG_RUNTIME_DIR", xdg, 1);
+    toid_claimer *c = NULL;
+    CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_EIO);
+    snprintf(msg, sizeof msg, "the host's node registry %s does not exist: set it up (as root: "
+             "cmake --install, or the Debian package toid-registry), or name a registry", reg);
+    CHECK_MSG(strstr(tc_last(), msg) == tc_last(), "msg: %s", tc_last());
+    CHECK_MSG(access(reg, F_OK) < 0, "the library made no registry");
+    CHECK(mkdir(reg, 0770) == 0 && chmod(reg, 02770) == 0);
     CHECK_EQ_INT(tc_open("local", &o, &c), 0);
     if (c)
         toid_claimer_close(c);
-    snprintf(d, sizeof d, "%s/toid", xdg);
-    struct stat st;
-    CHECK(lstat(d, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0700);
-    chmod(d, 0777);
+    chmod(reg, 02777);
     CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
-    CHECK_MSG(strstr(tc_last(), "is unsafe (others may write to it)"), "msg: %s", tc_last());
-    chmod(d, 0750);
-    CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
-    CHECK_MSG(strstr(tc_last(), "is unsafe (its mode is not 0700"), "msg: %s", tc_last());
-    chmod(d, 0700);
+    CHECK_MSG(strstr(tc_last(), "is unsafe (every user may write to it)"), "msg: %s", tc_last());
+    chmod(reg, 02770);
     if (geteuid() == 0) { /* (CI runs as root: another owner can be made) */
-        CHECK(chown(d, 65534, 65534) == 0);
+        CHECK(chown(reg, 65534, 0) == 0);
         CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
-        CHECK_MSG(strstr(tc_last(), "is unsafe (it is owned by another user)"), "msg: %s",
-                  tc_last());
-        CHECK(chown(d, 0, 0) == 0);
+        CHECK_MSG(strstr(tc_last(), "is unsafe (it is owned by a user other than root and this one)"),
+                  "msg: %s", tc_last());
+        CHECK(chown(reg, 0, 0) == 0);
     }
-    CHECK_EQ_INT(tc_open("local", &o, &c), 0);
-    if (c)
-        toid_claimer_close(c);
-    rmdir(d);
-    CHECK(close(open(d, O_WRONLY | O_CREAT | O_EXCL, 0600)) == 0); /* a file, not a directory */
+    rmdir(reg);
+    CHECK(close(open(reg, O_WRONLY | O_CREAT | O_EXCL, 0600)) == 0); /* a file, not a directory */
     CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "is unsafe (it is not a directory)"), "msg: %s", tc_last());
-    unlink(d);
-    char target[700];
-    snprintf(target, sizeof target, "%s/elsewhere", base);
-    mkdir(target, 0700);
-    CHECK(symlink(target, d) == 0);
+    unlink(reg);
+    snprintf(target, sizeof target, "%s/elsewhere", claim_test_base);
+    mkdir(target, 02770);
+    CHECK(symlink(target, reg) == 0);
     CHECK_EQ_INT(tc_open("local", &o, &c), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "is unsafe (it is a symbolic link)"), "msg: %s", tc_last());
-    unlink(d);
-    /* without XDG_RUNTIME_DIR: /tmp/toid-UID */
-    unsetenv("XDG_RUNTIME_DIR");
-    if (tc_open("local", &o, &c) == 0) {
-        snprintf(d, sizeof d, "/tmp/toid-%lu", (unsigned long)geteuid());
-        CHECK(lstat(d, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid());
-        toid_claimer_close(c);
-    } else {
-        CHECK_MSG(0, "default /tmp dir: %s", tc_last());
-    }
+    unlink(reg);
+    toid__claim_registry = saved;
     /* bad specs */
     CHECK_EQ_INT(tc_open("nfs", &o, &c), TOID_EINVAL);
     CHECK_EQ_INT(tc_open("local=", &o, &c), TOID_EINVAL);
     toid_claimer_opts bad = o;
     bad.ttl_ms = 1500;
     CHECK_EQ_INT(tc_open("local", &bad, &c), TOID_EINVAL);
+}
+
+/* Several users on one registry (root, and a member of its group): the
+ * files either makes are the registry group's, 0660, whatever the umask, so
+ * neither locks the other out; a user outside the group is told to join it;
+ * a lock file an older toid made private is named with the commands that
+ * share it. Needs root (to be two users): CI runs as root. */
+TEST_CASE(local_registry_users) {
+    if (geteuid() != 0) {
+        printf("SKIP local_registry_users: needs root (to act as two users); CI runs it as root\n");
+        return;
+    }
+    char reg[600], spec[700], msg[1024], path[800];
+    const gid_t grp = 4242;     /* the registry's group: a gid with no name here, neither user's own */
+    snprintf(reg, sizeof reg, "%s/users", claim_test_base);
+    CHECK(chmod(claim_test_base, 0711) == 0);   /* the other user passes through it */
+    CHECK(mkdir(reg, 0700) == 0 && chown(reg, 0, grp) == 0 && chmod(reg, 02770) == 0);
+    const char *saved = toid__claim_registry;
+    toid__claim_registry = reg;
+    snprintf(spec, sizeof spec, "local");
+    mode_t old_umask = umask(077);     /* as toidd's unit sets it */
+    toid_claimer_opts o;
+    tc_opts(&o);
+    toid_claimer *c = NULL;
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+    CHECK_EQ_INT(c ? toid_claim_acquire(c, TOID_NANOFLAKE, 0, 3, 3, &k) : -1, 0);
+    snprintf(path, sizeof path, "%s/nanoflake-3.lock", reg);
+    CHECK_MSG(mode_of(path) == 0660 && group_of(path) == grp, "root's lock file: %o, group %ld",
+              mode_of(path), group_of(path));
+    snprintf(path, sizeof path, "%s/nanoflake-3.mark", reg);
+    CHECK_MSG(mode_of(path) == 0660 && group_of(path) == grp, "root's mark: %o, group %ld",
+              mode_of(path), group_of(path));
+    /* a member, while root holds node 3: refused as held, then takes it after root */
+    CHECK_EQ_INT(as_other_user(spec, grp, TOID_NANOFLAKE, 3, msg, sizeof msg), TOID_CLAIM_EBUSY);
+    CHECK_MSG(strstr(msg, "nanoflake node 3 is in use by another toidd or toid process"), "msg: %s", msg);
+    if (k)
+        toid_claim_release(k, 1);
+    CHECK_EQ_INT(as_other_user(spec, grp, TOID_NANOFLAKE, 3, msg, sizeof msg), 0);
+    CHECK_EQ_INT(as_other_user(spec, grp, TOID_NANOFLAKE, 4, msg, sizeof msg), 0);
+    /* ...and root takes node 4 after the member: its files are the group's too */
+    snprintf(path, sizeof path, "%s/nanoflake-4.mark", reg);
+    CHECK_MSG(mode_of(path) == 0660 && group_of(path) == grp, "the member's mark: %o, group %ld",
+              mode_of(path), group_of(path));
+    CHECK_EQ_INT(c ? toid_claim_acquire(c, TOID_NANOFLAKE, 0, 4, 4, &k) : -1, 0);
+    if (k)
+        toid_claim_release(k, 1);
+    /* a user outside the group: told to join it */
+    CHECK_EQ_INT(as_other_user(spec, (gid_t)-1, TOID_NANOFLAKE, 5, msg, sizeof msg), TOID_CLAIM_EIO);
+    char want[2400];
+    snprintf(want, sizeof want, "the host's node registry %s: permission denied for ", reg);
+    struct group *gr = getgrgid(grp);
+    char join[200];
+    snprintf(join, sizeof join, ": add it to group %s (usermod -aG %s USER", gr ? gr->gr_name : "4242",
+             gr ? gr->gr_name : "4242");
+    CHECK_MSG(strstr(msg, want) == msg && strstr(msg, join), "msg: %s", msg);
+    /* a lock file made private by an older toid: named, with the fix */
+    snprintf(path, sizeof path, "%s/nanoflake-6.lock", reg);
+    CHECK(close(open(path, O_WRONLY | O_CREAT | O_EXCL, 0600)) == 0 && chown(path, 0, 0) == 0);
+    CHECK_EQ_INT(as_other_user(spec, grp, TOID_NANOFLAKE, 6, msg, sizeof msg), TOID_CLAIM_EIO);
+    snprintf(want, sizeof want, "state %s/nanoflake-6.lock: permission denied: it is uid 0's with "
+             "mode 0600; give it to the registry's group (as root: chgrp %s %s/nanoflake-6.lock "
+             "&& chmod 0660 %s/nanoflake-6.lock)", reg, gr ? gr->gr_name : "4242", reg, reg);
+    CHECK_MSG(strcmp(msg, want) == 0, "msg: %s", msg);
+    if (c)
+        toid_claimer_close(c);
+    umask(old_umask);
+    toid__claim_registry = saved;
 }
 
 void claim_test_sleep(int ms) { usleep((useconds_t)ms * 1000); }
@@ -544,7 +656,6 @@ TEST_CASE(local_range_behind) {
     test_local_range_behind(dir);
 }
 
-TEST_CASE(local_default_dir) { test_local_default_dir(claim_test_base); }
 
 /* ---- the host's claim configuration, and what a backend is ---- */
 

@@ -44,8 +44,9 @@ static const char help_text[] =
     "start), @SECONDS, a number with ms, s or us, a bare integer of unix ms (a\n"
     "10-digit one gets a warning: it looks like seconds), or 'now'.\n"
     "nanoflake, ulid-flake-scalable and uid11-seq claim the lowest free node for\n"
-    "the run (local: lock files in $XDG_RUNTIME_DIR/toid, else /tmp/toid-UID),\n"
-    "so parallel runs never share one; --at claims nothing (its IDs are not\n"
+    "the run (local: the host's node registry /var/lib/toid/claims, shared with\n"
+    "toidd and the other front ends; its users are root and group toid), so\n"
+    "parallel runs never share one; --at claims nothing (its IDs are not\n"
     "checked against IDs issued before) and cannot be combined with --claim.\n"
     "When a ms is exhausted, toid waits for the next one. With stderr on a\n"
     "terminal, a run longer than a second shows a progress bar there.\n";

@@ -3,8 +3,9 @@
 #   usage: run_claim_tests.sh TOID_BINARY TEST_CLAIM_BINARY [ETCD_BINARY]
 # Local claims: 8 runs at once without --node never repeat an ID (nanoflake,
 # ulid-flake-scalable, uid11-seq); --node N held is refused naming the
-# holder; uid11-seq's node is its 10 low bits; bad option combinations; an
-# unsafe default directory; the clock set back on a new holder (libfaketime)
+# holder; uid11-seq's node is its 10 low bits; bad option combinations; the
+# files' modes; the host's configuration and registry (a test registry named
+# by TOID_CLAIM_CONF); the clock set back on a new holder (libfaketime)
 # waits for the mark or refuses. etcd claims (a real etcd started here on
 # free loopback ports; skipped, saying so, where etcd is not installed): the
 # same 8-run races; libcurl loaded by an etcd claim only; a held node; an
@@ -32,9 +33,10 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-# every run of toid claims in this test's own directory
-export XDG_RUNTIME_DIR=$WORK/run
-mkdir -m 0700 "$XDG_RUNTIME_DIR"
+# every run of toid claims in this test's own registry, as the host's claim
+# configuration says (the file a host would have in /etc/toid/claim.conf)
+. "$(dirname "$0")/../test_registry.sh"
+REG=$REGISTRY
 
 # pass, fail, check, finish
 . "$(dirname "$0")/../check_lib.sh"
@@ -78,11 +80,15 @@ unhold() {
 race local-nanoflake nanoflake 200000
 race local-ulid-flake-scalable ulid-flake-scalable 200000
 race local-uid11-seq uid11-seq 200000
-ls "$XDG_RUNTIME_DIR/toid" >"$WORK/files"
+ls "$REG" >"$WORK/files"
 check "local: the claim files are toidd's (FORMAT-NODE.lock/.mark)" \
     grep -qx 'nanoflake-0.mark' "$WORK/files"
-check "local: the default directory is 0700" \
-    [ "$(stat -c %a "$XDG_RUNTIME_DIR/toid")" = 700 ]
+check "local: in a group-writable registry the files are 0660, the registry's group's" \
+    [ "$(stat -c '%a %g' "$REG/nanoflake-0.mark" "$REG/nanoflake-0.lock" | sort -u)" = "660 $(stat -c %g "$REG")" ]
+mkdir -m 0700 "$WORK/private"
+(umask 022 && "$TOID" new nanoflake -n 1 --claim "local=$WORK/private" >/dev/null)
+check "local: in a private directory the files are 0600" \
+    [ "$(stat -c '%a' "$WORK/private/nanoflake-0.mark" "$WORK/private/nanoflake-0.lock" | sort -u)" = 600 ]
 
 # uid11-seq: the node is its 10 low bits
 "$TOID" new uid11-seq --node 5 -n 3 --json | grep -o '"random":[0-9]*' | sort -u >"$WORK/u"
@@ -119,8 +125,8 @@ check "--claim nfs: exit 1" [ $? -eq 1 ]
 check "--claim nfs: said so" grep -q "unknown claim backend 'nfs'" "$WORK/err"
 # --at claims nothing: its golden outputs stay as they were, with no claim files
 rm -rf "$WORK/atrun" && mkdir -m 0700 "$WORK/atrun"
-XDG_RUNTIME_DIR=$WORK/atrun "$TOID" new nanoflake --at 2024-06-01T00:00:00Z -n 2 --node 1023 >"$WORK/out"
-check "--at: unclaimed, nothing in the claim directory" [ ! -e "$WORK/atrun/toid" ]
+TOID_CLAIM=local=$WORK/atrun/reg "$TOID" new nanoflake --at 2024-06-01T00:00:00Z -n 2 --node 1023 >"$WORK/out"
+check "--at: unclaimed, nothing in the claim directory" [ ! -e "$WORK/atrun/reg" ]
 
 # the host's claim configuration (toid_claim.h): without --claim, TOID_CLAIM
 # or the file TOID_CLAIM_CONF names; --claim overrides both; a bad setting
@@ -144,12 +150,17 @@ check "a bad line in the file: exit 1, file and line named" \
 "$TOID" new ulid -n 1 >/dev/null 2>&1 </dev/null && TOID_CLAIM=bogus "$TOID" new ulid -n 1 >/dev/null 2>&1
 check "a format without a node claims nothing: TOID_CLAIM not read" [ $? -eq 0 ]
 
-# an unsafe default directory is refused
-mkdir -p "$WORK/bad" && chmod 0755 "$WORK/bad"
-mkdir -m 0777 "$WORK/bad/toid" && chmod 0777 "$WORK/bad/toid"
-XDG_RUNTIME_DIR=$WORK/bad "$TOID" new nanoflake -n 1 >/dev/null 2>"$WORK/err"
-check "unsafe default directory: exit 1" [ $? -eq 1 ]
-check "unsafe default directory: said so" grep -q 'is unsafe (others may write to it)' "$WORK/err"
+# the host's registry when nothing is configured: "local" (toid_claim.h);
+# its refusals (missing, unsafe, another user's) are claim.local_host_registry's
+TOID_CLAIM_CONF=/dev/null "$TOID" new nanoflake -n 1 >/dev/null 2>"$WORK/err"
+rc=$?
+if [ -d /var/lib/toid/claims ]; then
+    check "no configuration: the host's registry /var/lib/toid/claims (set up here)" \
+        eval '[ $rc -eq 0 ] || grep -q "/var/lib/toid/claims" "$WORK/err"'
+else
+    check "no configuration, no registry: exit 1 naming /var/lib/toid/claims and the set-up" \
+        eval '[ $rc -eq 1 ] && grep -q "the host.s node registry /var/lib/toid/claims does not exist: set it up" "$WORK/err"'
+fi
 
 # the clock set back on a new holder (libfaketime): it waits for the mark
 # (a short step) or refuses (a long one); never an ID repeated or out of order

@@ -29,6 +29,7 @@ VEC=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 GOLDEN=$HERE/golden
 WORK=$(mktemp -d)
+. "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 trap 'rm -rf "$WORK"' EXIT
 
 if [ ! -x "$TOID" ]; then

@@ -25,6 +25,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/test_lib.sh"
 ATTACK="$PY $HERE/attack.py"
 WORK=$(mktemp -d)
+. "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 MOUNTS=""
 
 cleanup() {

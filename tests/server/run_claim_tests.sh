@@ -27,6 +27,7 @@ TOIDD=$1
 TOID=$2
 ETCD=${3:-$(command -v etcd || true)}
 WORK=$(mktemp -d)
+. "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 PIDS=()          # every process started here (toidd, etcd, fetchers)
 TTL=2            # etcd lease TTL of the race tests, seconds
 
@@ -224,11 +225,19 @@ if start la --state-dir "$WORK/sa" "${LARGS[@]}" && start lb --state-dir "$WORK/
 else
     fail "local: the instances did not start: $(tail -2 "$WORK"/toidd.l?.log)"
 fi
-# Without --claim, node claims are in the state directory: a second instance
-# on it takes the next node (and a non-node format held there is refused).
+# Without --claim, node claims are in the host's registry (here the test's,
+# $REGISTRY, as its claim configuration names it), not in the state
+# directory, which keeps the other formats' marks: a second instance takes
+# the next node (and a non-node format held in the state directory is refused).
 if start s1 --state-dir "$WORK/sd" --formats nanoflake,ulid && start s2 --state-dir "$WORK/sd" --formats nanoflake; then
-    check "state dir: two instances on one directory take nodes 0 and 1" \
+    check "state dir: two instances take nodes 0 and 1" \
         [ "$(node_of s1),$(node_of s2)" = "0,1" ]
+    check "state dir: the node locks are in the host's registry, ulid's in the state directory" \
+        eval '[ -e "$REGISTRY/nanoflake-1.lock" ] && [ ! -e "$WORK/sd/nanoflake-0.lock" ] && [ -e "$WORK/sd/ulid-0.lock" ]'
+    mkdir -p "$WORK/sd4"
+    start s4 --state-dir "$WORK/sd4" --formats nanoflake &&
+        check "state dir: an instance on another state directory takes node 2 (same host registry)" \
+            [ "$(node_of s4)" = 2 ] && stop_pid "${PID[s4]}"
     run_fail s3 --state-dir "$WORK/sd" --formats ulid
     check "state dir: a third is refused for ulid (its only node is held)" grep -q 'ulid node 0 is in use' "$FLOG"
     stop_pid "${PID[s1]}"
@@ -236,6 +245,20 @@ if start s1 --state-dir "$WORK/sd" --formats nanoflake,ulid && start s2 --state-
 else
     fail "state dir: instances did not start"
 fi
+
+# A server of no node format opens no registry (needs none set up); one of
+# a node format whose registry cannot be opened does not start, naming it.
+START_ENV=(TOID_CLAIM="local=$WORK/no/such/registry")
+mkdir -p "$WORK/sn"
+if start n1 --state-dir "$WORK/sn" --formats ulid,uuidv7; then
+    pass
+    stop_pid "${PID[n1]}"
+else
+    fail "no node format: toidd did not start without a registry: $(tail -2 "${LOG[n1]}")"
+fi
+run_fail n2 --state-dir "$WORK/sn" --formats nanoflake
+check "a node format without its registry: refused, naming it" grep -q "claim directory $WORK/no/such/registry: No such file or directory" "$FLOG"
+START_ENV=()
 
 # ---------------------------------------------------------------- the host's claim configuration
 # One setting for every front end of a host (TOID_CLAIM, or the file

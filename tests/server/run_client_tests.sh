@@ -21,6 +21,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/test_lib.sh"
 CLIENTS=$HERE/clients
 WORK=$(mktemp -d)
+. "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 
 cleanup() {
     [ -f "$WORK/pid" ] && kill -KILL "$(cat "$WORK/pid")" 2>/dev/null

@@ -24,6 +24,7 @@ TOIDD=$1
 VEC=$2
 ART=$3
 WORK=$(mktemp -d)
+. "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 trap cleanup_work EXIT
 need_tools curl timeout
 

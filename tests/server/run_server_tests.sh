@@ -31,6 +31,7 @@ TOIDD=$1
 NOTIFY_RECV=${2:-}
 HALFCLOSE=${3:-}
 WORK=$(mktemp -d)
+. "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 # pass/fail/check/finish, need_tools, start/stop/waitfor (with START_ENV)
 . "$(dirname "$0")/test_lib.sh"
 
@@ -132,10 +133,12 @@ fi
 # systemd-analyze checks packaging/toidd.service.in offline (no running systemd
 # needed): every directive known and well-formed, pointed at this toidd
 if command -v systemd-analyze >/dev/null; then
-    sed "s|^ExecStart=@TOID_FULL_SBINDIR@/toidd|ExecStart=$(cd "$(dirname "$TOIDD")" && pwd)/$(basename "$TOIDD")|" \
+    sed -e "s|^ExecStart=@TOID_FULL_SBINDIR@/toidd|ExecStart=$(cd "$(dirname "$TOIDD")" && pwd)/$(basename "$TOIDD")|" \
+        -e "s|@TOID_HOST_REGISTRY@|/var/lib/toid/claims|; s|@TOID_HOST_REGISTRY_GROUP@|toid|" \
         "$(dirname "$0")/../../packaging/toidd.service.in" >"$WORK/toidd.service"
     check "packaging/toidd.service: ExecStart points at the toidd under test" \
         grep -q "^ExecStart=/.*toidd --state-dir" "$WORK/toidd.service"
+    check "packaging/toidd.service: no placeholder left" eval '! grep -q "@[A-Z_]*@" "$WORK/toidd.service"'
     out=$(systemd-analyze verify --man=no "$WORK/toidd.service" 2>&1)
     check "packaging/toidd.service: systemd-analyze verify finds nothing${out:+ ($out)}" [ -z "$out" ]
 else
