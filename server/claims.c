@@ -441,14 +441,25 @@ int claims_health(sbuf *o) {
     int bad = 0;
     for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
         fslot *s = &slots[i];
-        if (!s->enabled || atomic_load(&s->cur))
+        if (!s->enabled)
+            continue;
+        /* Published but past its deadline counts as unserved: requests are
+         * refused from that instant (toid_claim_admit), before the watcher
+         * notices and unpublishes. */
+        int why;
+        const served *sv = claims_enter((toid_format)i, &why);
+        int lapsed = sv && sv->claim && !toid_claim_valid(sv->claim, NULL);
+        claims_leave();
+        if (sv && !lapsed)
             continue;
         char range[32];
         range_text(s, range, sizeof range);
         int st = atomic_load(&s->state);
         sbuf_printf(o, "unserved: %s (%s in %s)\n", fname((toid_format)i),
-                    st == ST_NO_NODE ? "no free node" : st == ST_LOST ? "claim lost, claiming again"
-                                                                      : "claim backend failing",
+                    lapsed               ? "claim past its deadline, not renewed"
+                    : st == ST_NO_NODE ? "no free node"
+                    : st == ST_LOST    ? "claim lost, claiming again"
+                                       : "claim backend failing",
                     range);
         bad = 1;
     }
