@@ -8,7 +8,8 @@
 #   PGUSER, pg_bindir, pg_tmp, pg_preload (the module's path, for
 #   shared_preload_libraries). Registers cleanup on EXIT.
 # cluster_start PRELOAD [EXTRA_CONF]: (re)starts with that
-#   shared_preload_libraries and extra postgresql.conf lines.
+#   shared_preload_libraries and extra postgresql.conf lines (PG_START_ENV:
+#   VAR=VALUE words added to the server's environment).
 # cluster_stop: stops the server by its PID (SIGINT, then SIGKILL).
 # Exit 77 (skip) only when PostgreSQL's server programs are missing.
 
@@ -63,7 +64,9 @@ CONF
 cluster_start() {
     cp "$pg_tmp/postgresql.conf.base" "$pg_tmp/data/postgresql.conf"
     printf "shared_preload_libraries = '%s'\n%s\n" "$1" "${2:-}" >>"$pg_tmp/data/postgresql.conf"
-    as_pg "$pg_bindir/pg_ctl" -D "$pg_tmp/data" -l "$pg_tmp/log/server.log" -w -t 120 start >/dev/null ||
+    # PG_START_ENV: VAR=VALUE words for the server's environment (libfaketime)
+    # shellcheck disable=SC2086
+    as_pg env ${PG_START_ENV:-} "$pg_bindir/pg_ctl" -D "$pg_tmp/data" -l "$pg_tmp/log/server.log" -w -t 120 start >/dev/null ||
         { cat "$pg_tmp/log/server.log"; exit 1; }
 }
 

@@ -90,6 +90,7 @@ static void request_shmem(void) {
     if (prev_shmem_request_hook)
         prev_shmem_request_hook();
     RequestAddinShmemSpace(gen_offset(TOID_FORMAT_COUNT));
+    pgtoid_marks_request();
 }
 
 /* Runs in the postmaster (and again after a crash re-initialises shared
@@ -103,6 +104,7 @@ static void startup_shmem(void) {
     if (!found)
         for (int f = 0; f < TOID_FORMAT_COUNT; f++)
             shared->state[f] = init_gen(shared_gen((toid_format)f), pgtoid_format_of((toid_format)f), TOID_GEN_SHARED);
+    pgtoid_marks_startup();
     LWLockRelease(AddinShmemInitLock);
 }
 
@@ -120,6 +122,7 @@ void pgtoid_gen_init(void) {
                              * defined after start) */
                             process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
                             0, NULL, NULL, NULL);
+    pgtoid_marks_init();    /* its settings, before the prefix is closed */
     MarkGUCPrefixReserved("toid");
     if (process_shared_preload_libraries_in_progress) {
         prev_shmem_request_hook = shmem_request_hook;
@@ -183,8 +186,14 @@ static toid_gen *generator(const pgtoid_fmt *fmt) {
 Datum toid_pg_new(PG_FUNCTION_ARGS) {
     const pgtoid_fmt *fmt = pgtoid_format(fcinfo);
     uint8_t bin[TOID_BIN_MAX];
-    int rc = toid_gen_next(generator(fmt), bin, NULL);
+    toid_gen *g = generator(fmt);
+    int rc;
+    if (shared)
+        pgtoid_marks_before(fmt);   /* the cluster's one stream: above the mark of before this start */
+    rc = toid_gen_next(g, bin, NULL);
     if (rc < 0)
         pgtoid_error(fmt, rc, "generate");
+    if (shared)
+        pgtoid_marks_admit(fmt, bin);
     return pgtoid_from_bin(fmt, bin);
 }

@@ -49,4 +49,19 @@ int64 pgtoid_timestamptz_to_ms(Datum ts);
 /* The generation module's start-up: GUC and shared memory (pg_gen.c). */
 void pgtoid_gen_init(void);
 
+/* The shared generators' high-water marks (pg_marks.c). _init: settings
+ * (before the "toid" prefix is reserved) and, while preloading, the WAL
+ * resource manager; _request and _startup: from
+ * the shared memory hooks (_startup with AddinShmemInitLock held). */
+void pgtoid_marks_init(void);
+void pgtoid_marks_request(void);
+void pgtoid_marks_startup(void);
+/* Before a shared generator makes an ID of fmt: refuses on a standby or
+ * with untrustworthy marks; waits (bounded) while the clock is at or behind
+ * the mark found at start, then refuses (SQLSTATE 55000). */
+void pgtoid_marks_before(const pgtoid_fmt *fmt);
+/* Before the ID bin leaves: its time after the start's mark, and at or
+ * before a durable mark (written now, WAL and file, if needed). */
+void pgtoid_marks_admit(const pgtoid_fmt *fmt, const uint8_t *bin);
+
 #endif /* PGTOID_H */
