@@ -101,6 +101,37 @@ static int due(toid_claim *k, int64_t now) {
     return top > ceiling - half || (now - top < WARM_MS && now > ceiling - half);
 }
 
+/* ": 0 by pid 12, 1 by host h, pid 40, ... (and N more)", naming the holders
+ * of [lo, hi] as far as the backend can tell; "" if it cannot. */
+#define HOLDERS_LISTED 8
+static void holders_text(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, char *out, size_t cap) {
+    out[0] = '\0';
+    if (!c->be->holders)
+        return;
+    size_t count = (size_t)(hi - lo) + 1;
+    char (*who)[64] = calloc(count, sizeof *who);
+    if (!who)
+        return;
+    c->be->holders(c, f, lo, hi, who);
+    size_t len = 0, listed = 0;
+    for (size_t i = 0; i < count && listed < HOLDERS_LISTED; i++) {
+        if (!who[i][0])
+            continue;
+        int n = snprintf(out + len, cap - len, "%s%" PRIu32 " by %s", listed ? ", " : ": ",
+                         lo + (uint32_t)i, who[i]);
+        if (n < 0 || (size_t)n >= cap - len)
+            break;
+        len += (size_t)n;
+        listed++;
+    }
+    size_t known = 0;
+    for (size_t i = 0; i < count; i++)
+        known += who[i][0] != '\0';
+    if (known > listed && len < cap)
+        snprintf(out + len, cap - len, " (and %zu more)", known - listed);
+    free(who);
+}
+
 /* ---- fork() ------------------------------------------------------------------ */
 
 /* A child of fork() inherits the claimer and its claims, but not the right
@@ -557,8 +588,10 @@ int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_
                   fname(f), lo, hi, c->be->kind, behind);
         rc = TOID_CLAIM_EBEHIND;
     } else if (rc == TOID_CLAIM_EBUSY && lo != hi) { /* (for one node the backend named its holder) */
+        char who_list[600] = "";
+        holders_text(c, f, lo, hi, who_list, sizeof who_list);
         claim_log(c, TOID_CLAIM_LOG_ERR, "no free node of %s in %" PRIu32 "-%" PRIu32
-                  " (%s backend): every one is held", fname(f), lo, hi, c->be->kind);
+                  " (%s backend): every one is held%s", fname(f), lo, hi, c->be->kind, who_list);
     }
 done:
     free(held);

@@ -465,7 +465,10 @@ static json_t *txn_kvs(const json_t *ans, size_t i) {
     return json_object_get(json_object_get(r, "response_range"), "kvs");
 }
 
-static int etcd_held(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, uint8_t *held) {
+/* The node keys of f in [lo, hi]: held[n - lo] = 1 for each, and (who not
+ * NULL) who[n - lo] = its holder's host and pid. */
+static int node_keys(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, uint8_t *held,
+                     char (*who)[64]) {
     char from[320], to[320];
     node_key(c, f, 0, from, sizeof from);
     from[strlen(from) - 4] = '\0'; /* ".../nodes/" */
@@ -513,12 +516,25 @@ static int etcd_held(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, u
             json_decref(ans);
             return TOID_CLAIM_ECORRUPT;
         }
+        if (who)
+            describe_holder(holder, who[n - lo], sizeof who[n - lo]);
         json_decref(holder);
         free(key);
         held[n - lo] = 1;
     }
     json_decref(ans);
     return 0;
+}
+
+static int etcd_held(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, uint8_t *held) {
+    return node_keys(c, f, lo, hi, held, NULL);
+}
+
+static void etcd_holders(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, char (*who)[64]) {
+    uint8_t *held = calloc((size_t)(hi - lo) + 1, 1);
+    if (held)
+        node_keys(c, f, lo, hi, held, who);
+    free(held);
 }
 
 /* Reads the mark from a range's kvs into *prev (INT64_MIN if there is
@@ -870,6 +886,7 @@ const claim_backend claim_backend_etcd = {
     .info = {.kind = "etcd", .shared_by_hosts = 1, .leases = 1, .takes_prefix_ttl = 1},
     .open = etcd_open,
     .held = etcd_held,
+    .holders = etcd_holders,
     .take = etcd_take,
     .write_mark = etcd_write_mark,
     .taken = NULL,

@@ -21,6 +21,10 @@ typedef struct claim_backend {
     /* Marks in held[0..hi-lo] the nodes of [lo, hi] known to be held by
      * someone (a hint: take decides); NULL if the backend cannot list. */
     int (*held)(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, uint8_t *held);
+    /* Who holds each node of [lo, hi], for the message when every one is
+     * taken: who[n - lo] gets "pid P" or "host H, pid P" ("" if unknown).
+     * NULL: the backend cannot tell. */
+    void (*holders)(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, char (*who)[64]);
     /* Takes k->node of k->format exclusively (TOID_CLAIM_EBUSY if held) and
      * reads the previous holder's mark into *prev (INT64_MIN: none, nothing
      * to wait for). On success k->bk is set. */

@@ -470,6 +470,26 @@ fail:
     return rc;
 }
 
+/* The pid each lock file of [lo, hi] names ("initialised; pid N", written
+ * by each holder once its first mark is durable). */
+static void local_holders(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, char (*who)[64]) {
+    local_dir *d = LD(c);
+    for (uint32_t n = lo; n <= hi; n++) {
+        char name[96], buf[64];
+        snprintf(name, sizeof name, "%s-%" PRIu32 ".lock", toid_format_get(f)->name, n);
+        int fd = openat(d->dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+            continue;
+        ssize_t r = pread(fd, buf, sizeof buf - 1, 0);
+        close(fd);
+        buf[r > 0 ? r : 0] = '\0';
+        const char *pid = strstr(buf, "pid ");
+        long p = pid ? strtol(pid + 4, NULL, 10) : 0;
+        if (p > 0)
+            snprintf(who[n - lo], sizeof who[n - lo], "pid %ld", p);
+    }
+}
+
 /* A mark is durable: from now on a missing mark is an error. */
 static int local_taken(toid_claim *k) {
     local_claim *lc = k->bk;
@@ -505,6 +525,7 @@ const claim_backend claim_backend_local = {
     .info = {.kind = "local", .shared_by_hosts = 0, .leases = 0, .takes_prefix_ttl = 0},
     .open = local_open,
     .held = NULL,
+    .holders = local_holders,
     .take = local_take,
     .write_mark = local_write_mark,
     .taken = local_taken,

@@ -186,7 +186,9 @@ void toid_claimer_close(toid_claimer *c);
  * only), reads its previous mark, waits (bounded) until the clock is past
  * it, and reserves ahead. epoch_ms is the generator's epoch (a mark written
  * for another epoch is refused as TOID_CLAIM_ECORRUPT). Returns 0 and *out,
- * TOID_CLAIM_EBUSY if every node is held, or another error (logged).
+ * TOID_CLAIM_EBUSY if every node is held (logged naming the holders: the
+ * first 8, "pid P" locally, "host H, pid P" in etcd, and how many more), or
+ * another error (logged).
  * In a range (lo != hi), a node whose mark is further ahead of the clock
  * than clock_wait_max_ms is passed over for the next one (logged); if no
  * node could be taken and one was passed over so, TOID_CLAIM_EBEHIND. Any

@@ -571,6 +571,11 @@ static void test_basics(cluster *cl) {
     CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
     CHECK_MSG(strstr(tc_last(), "nanoflake node 0 is held by another generator (host ") &&
               strstr(tc_last(), "/t1/nanoflake/nodes/0000"), "msg: %s", tc_last());
+    /* every node of a range held: the holders named */
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 1, &kx), TOID_CLAIM_EBUSY);
+    CHECK_MSG(strstr(tc_last(), "no free node of nanoflake in 0-1 (etcd backend): every one is held: "
+                                "0 by host ") && strstr(tc_last(), ", 1 by host "), "msg: %s", tc_last());
     /* a claimer does not take its own node twice */
     CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
     int64_t left = 0;

@@ -449,6 +449,32 @@ static void test_local_range_behind(const char *dir) {
     toid_claimer_close(c);
 }
 
+/* Every node of ulid-flake-scalable (32) held: the error says so and names
+ * the holders (the pid in each lock file), the first 8 and how many more. */
+TEST_CASE(local_all_held) {
+    char spec[400], want[200];
+    snprintf(spec, sizeof spec, "local=%s/allheld", claim_test_base);
+    toid_claimer_opts o;
+    tc_opts(&o);
+    toid_claimer *a = NULL, *b = NULL;
+    toid_claim *k[32] = {0}, *kx = NULL;
+    CHECK_EQ_INT(tc_open(spec, &o, &a), 0);
+    CHECK_EQ_INT(tc_open(spec, &o, &b), 0);
+    for (int i = 0; a && i < 32; i++)
+        CHECK_EQ_INT(toid_claim_acquire(a, TOID_ULID_FLAKE_SCALABLE, 0, 0, 31, &k[i]), 0);
+    tc_clear();
+    CHECK_EQ_INT(b ? toid_claim_acquire(b, TOID_ULID_FLAKE_SCALABLE, 0, 0, 31, &kx) : -1, TOID_CLAIM_EBUSY);
+    long me = (long)getpid();
+    snprintf(want, sizeof want, "no free node of ulid-flake-scalable in 0-31 (local backend): every one "
+             "is held: 0 by pid %ld, 1 by pid %ld, ", me, me);
+    CHECK_MSG(strstr(tc_last(), want) == tc_last() && strstr(tc_last(), ", 7 by pid ") &&
+              strstr(tc_last(), " (and 24 more)"), "msg: %s", tc_last());
+    if (a)
+        toid_claimer_close(a);
+    if (b)
+        toid_claimer_close(b);
+}
+
 /* ---- the host's registry ("local" alone: toid_claim.h) ---- */
 
 extern const char *toid__claim_registry; /* claim_local.c: where "local" claims; tests move it */
