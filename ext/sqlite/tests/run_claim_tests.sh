@@ -120,7 +120,7 @@ done
 want=$((4 * (rounds * rows + 1)))
 node_sql="CASE fmt WHEN 'nanoflake' THEN json_extract(toid_inspect(fmt, id), '\$.generator')
                    ELSE json_extract(toid_inspect(fmt, id), '\$.sid') END"
-got=$(sqlite3 "$db" ".load ./toid" "
+got=$("${run[@]}" sqlite3 "$db" ".load ./toid" "
   SELECT fmt, count(*), count(DISTINCT id),
          (SELECT group_concat(node) FROM (SELECT DISTINCT $node_sql AS node FROM ids AS j WHERE j.fmt = i.fmt ORDER BY node))
     FROM ids AS i GROUP BY fmt ORDER BY fmt;
@@ -134,7 +134,7 @@ expected (format|rows|distinct|nodes)
 $expect"
 for i in 1 2 3 4; do
     reported=$(sed -n 's/^claimed|//p' "out.p$i")
-    inserted=$(sqlite3 "$db" ".load ./toid" "SELECT group_concat(node, '|') FROM (SELECT DISTINCT $node_sql AS node, fmt FROM ids WHERE proc = $i ORDER BY fmt)")
+    inserted=$("${run[@]}" sqlite3 "$db" ".load ./toid" "SELECT group_concat(node, '|') FROM (SELECT DISTINCT $node_sql AS node, fmt FROM ids WHERE proc = $i ORDER BY fmt)")
     [ "$reported" = "$inserted" ] || fail "p$i: toid_node said $reported, its IDs carry $inserted"
 done
 echo "ok: four sqlite3 processes, no node set: nodes 0-3 of nanoflake and of ulid-flake-scalable, 0 duplicates in $want of each"
