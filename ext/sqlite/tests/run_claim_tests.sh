@@ -144,7 +144,7 @@ start_shell holder :memory:
 send holder "SELECT 'holding', toid_node('nanoflake', 5), toid_node('uid11-seq', 5);"
 wait_for holder '^holding|5|5$'
 out=$("${run[@]}" sqlite3 :memory: ".load ./toid" "SELECT toid_node('nanoflake', 5);" 2>&1) && fail "node 5 taken twice: $out"
-want="Error: stepping, toid_node: nanoflake: node 5 of nanoflake not claimed from $TOID_CLAIM_CONF:1 (claim = local=$REGISTRY): nanoflake node 5 is in use by another toidd or toid process (pid $pid_holder, lock $REGISTRY/nanoflake-5.lock is held): refusing a second generator with the same id (busy)"
+want="Error: stepping, toid_node: nanoflake: node 5 of nanoflake not claimed from $TOID_CLAIM_CONF:1 (claim = local=$REGISTRY): nanoflake node 5 is in use by another process (pid $pid_holder, lock $REGISTRY/nanoflake-5.lock is held): refusing a second generator with the same id (busy)"
 [ "$out" = "$want" ] || fail "a held node: got
 $out
 expected
@@ -156,7 +156,7 @@ SELECT toid_node('uid11-seq', 5);
 SELECT toid_node('uid11-seq'), toid_int('uid11-seq', toid_new('uid11-seq')) & 1023, toid_node('uid11-seq');
 SQL
 )
-want="Runtime error near line 2: toid_node: uid11-seq: node 5 of uid11-seq not claimed from $TOID_CLAIM_CONF:1 (claim = local=$REGISTRY): uid11-seq node 5 is in use by another toidd or toid process (pid $pid_holder, lock $REGISTRY/uid11-seq-5.lock is held): refusing a second generator with the same id (busy)
+want="Runtime error near line 2: toid_node: uid11-seq: node 5 of uid11-seq not claimed from $TOID_CLAIM_CONF:1 (claim = local=$REGISTRY): uid11-seq node 5 is in use by another process (pid $pid_holder, lock $REGISTRY/uid11-seq-5.lock is held): refusing a second generator with the same id (busy)
 |0|0"
 [ "$out" = "$want" ] || fail "a held node, then the process's: got
 $out

@@ -251,7 +251,7 @@ def test_fork():
     check(len(child) == 1 and child[0] not in (n0, 11), f"fork: the child's nodes {child} (parent: {n0}, 11)")
     check(got["reported"] == child[0] and got["fresh"] == child[0],
           f"fork: the child's toid_node {got['reported']}, a new connection's {got['fresh']}, IDs' {child}")
-    want = rf"nanoflake node 11 is in use by another toidd or toid process \(pid {os.getpid()}, lock "
+    want = rf"nanoflake node 11 is in use by another process \(pid {os.getpid()}, lock "
     check(got["refused"] is not None and re.search(want, got["refused"]) is not None,
           f"fork: the parent's set node in the child: {got['refused']!r}")
     parent_ids += [one(db, "SELECT toid_new('nanoflake')") for _ in range(1000)]
