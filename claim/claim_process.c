@@ -16,12 +16,16 @@
  * must refuse their admits, not dangle. Such a claim is replaced on the
  * next call; the old one (a few hundred bytes) stays behind, refusing.
  *
- * fork(): the child's copy of the parent's claimer is abandoned on the
- * child's first call (claim_abandon_forked: no lock, no I/O, the memory
- * kept) and the child opens a claimer of its own. The fork handlers hold
- * this file's lock across fork(), so that the child finds the list whole
- * (a fork() waits for a claim another thread is making: bounded by the
- * claimer's clock wait and request timeouts).
+ * fork(): the child's copy of the parent's claimer is abandoned in the
+ * child at once, by a fork handler (claim_abandon_forked: no lock, no I/O,
+ * the memory kept; its copies of the lock files closed, so that a child
+ * that lives on does not keep its parent's nodes held after the parent
+ * exits), and the child's first claim opens a claimer of its own. The fork
+ * handlers hold this file's lock across fork(), so that the child finds
+ * the list whole (a fork() waits for a claim another thread is making:
+ * bounded by the claimer's clock wait and request timeouts). A process
+ * made without fork handlers (clone, _Fork) is caught on its first call
+ * instead, by the claim library's own fork count, if that ran.
  */
 #define _GNU_SOURCE
 #include "claim_internal.h"
@@ -72,10 +76,10 @@ static void process_log(void *ctx, int level, const char *msg) {
     }
 }
 
-/* Forgets the claims of a claimer the parent opened (this is its child).
- * Called with mu held. */
-static void forget_if_forked(void) {
-    if (!claimer || !claim_forked(claimer))
+/* In a child of fork(): forgets the claims of the claimer the parent
+ * opened. Called with mu held (or in the child's fork handler). */
+static void abandon_parents(void) {
+    if (!claimer)
         return;
     claim_abandon_forked(claimer); /* the memory stays: pointers kept before the fork refuse */
     claimer = NULL;
@@ -85,6 +89,13 @@ static void forget_if_forked(void) {
         free(h);
     }
     exiting = 0;
+}
+
+/* The same, if the claim library counts a fork since claimer was opened
+ * that the fork handler below did not see. Called with mu held. */
+static void forget_if_forked(void) {
+    if (claimer && claim_forked(claimer))
+        abandon_parents();
 }
 
 /* At exit(): every claim given back cleanly (its mark lowered to the last
@@ -104,10 +115,17 @@ static void at_exit(void) {
 }
 
 static void before_fork(void) { pthread_mutex_lock(&mu); }
-static void after_fork(void) { pthread_mutex_unlock(&mu); }
+static void after_fork_parent(void) { pthread_mutex_unlock(&mu); }
+/* (close() and free() only: both fine in a fork handler; the claim
+ * library's own count of forks may run after this handler, so the child
+ * is known here by where it runs, not by claim_forked) */
+static void after_fork_child(void) {
+    abandon_parents();
+    pthread_mutex_unlock(&mu);
+}
 
 static void install(void) {
-    pthread_atfork(before_fork, after_fork, after_fork);
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
     atexit(at_exit);
 }
 

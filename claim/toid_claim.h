@@ -257,10 +257,12 @@ void toid_claimer_stats(const toid_claimer *c, toid_claim_stats *out);
  * then on). A process that ends otherwise (_exit, a signal) leaves the
  * marks up to reserve_ms ahead, and the next holder of its nodes waits.
  *
- * fork(): the claims belong to the parent. In the child they refuse, and
- * the child's first call abandons the parent's claimer without a lock or
- * I/O and claims afresh with a claimer of its own (so a child never takes
- * its parent's node while the parent holds it). A fork() waits for a claim
+ * fork(): the claims belong to the parent. In the child they refuse: a
+ * fork handler abandons the parent's claimer there, without a lock or I/O
+ * (its copies of the lock files closed: a child that lives on does not keep
+ * its parent's nodes held once the parent is gone), and the child's first
+ * call claims afresh with a claimer of its own (so a child never takes its
+ * parent's node while the parent holds it). A fork() waits for a claim
  * another thread is making (bounded by the claimer's clock wait and, for
  * etcd, its request timeouts).
  *

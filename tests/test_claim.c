@@ -980,8 +980,27 @@ static void process_fork(const char *spec, const char *dir) {
     if (other) {
         CHECK_EQ_INT(toid_claim_acquire(other, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
         CHECK_EQ_INT(toid_claim_acquire(other, TOID_ULID_FLAKE_SCALABLE, 0, 1, 1, &kx), 0);
+    }
+    /* a child that never makes an ID does not keep its parent's node held:
+     * its copy of the lock file was closed at fork() */
+    int q[2];
+    CHECK(pipe(q) == 0);
+    fflush(NULL);
+    pid_t idle = fork();
+    if (idle == 0) {
+        close(q[1]);
+        char b;
+        ssize_t r = read(q[0], &b, 1); /* until the parent is done */
+        _exit(r < 0);
+    }
+    close(q[0]);
+    toid_claim_process_release(k);
+    if (other) {
+        CHECK_EQ_INT(toid_claim_acquire(other, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), 0);
         toid_claimer_close(other);
     }
+    close(q[1]);
+    CHECK(waitpid(idle, &st, 0) == idle && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
 TEST_CASE(local_process_fork) { in_process("process_fork", process_fork); }
