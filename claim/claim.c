@@ -153,7 +153,8 @@ int claim_forked(const toid_claimer *c) {
 }
 
 static int claim_is_valid(const toid_claim *k, int64_t now_mono) {
-    if (atomic_load_explicit(&k->lost, memory_order_acquire))
+    if (atomic_load_explicit(&k->lost, memory_order_acquire) ||
+        atomic_load_explicit(&k->released, memory_order_acquire))
         return 0;
     if (claim_forked(k->c))
         return 0;
@@ -440,7 +441,8 @@ void toid_claimer_close(toid_claimer *c) {
         /* the thread did not follow the fork: nothing to stop or join */
         while (c->claims)
             forget_claim(c->claims);
-        c->be->close(c, 0);
+        if (c->bk) /* (none after claim_abandon_forked) */
+            c->be->close(c, 0);
         free(c->batch);
         free(c);
         return;
@@ -636,7 +638,9 @@ int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms) {
             }
         }
         int rc = 0;
-        if (max_ms > atomic_load_explicit(&k->ceiling_ms, memory_order_acquire)) {
+        if (!claim_is_valid(k, claim_mono_ms())) {
+            rc = TOID_CLAIM_ELOST; /* released (or lost) while this waited for the lock */
+        } else if (max_ms > atomic_load_explicit(&k->ceiling_ms, memory_order_acquire)) {
             rc = extend_locked(k, max_ms);
             atomic_fetch_add_explicit(&k->c->request_writes, 1, memory_order_relaxed);
         }
@@ -648,29 +652,45 @@ int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms) {
                !atomic_exchange(&k->want_extend, 1)) {
         claim_wake(k->c); /* half the reservation used: the thread moves the mark */
     }
-    int64_t cur = atomic_load_explicit(&k->max_admitted_ms, memory_order_relaxed);
+    /* max_admitted, then released, both seq_cst, against claim_retire's
+     * released, then max_admitted: either this admit sees the release and
+     * refuses, or the release sees max_ms and its lowered mark covers it.
+     * (On x86 the CAS is the same instruction, the load a plain one.) */
+    int64_t cur = atomic_load_explicit(&k->max_admitted_ms, memory_order_seq_cst);
     while (cur < max_ms &&
            !atomic_compare_exchange_weak_explicit(&k->max_admitted_ms, &cur, max_ms,
-                                                  memory_order_relaxed, memory_order_relaxed)) {
+                                                  memory_order_seq_cst, memory_order_seq_cst)) {
     }
+    if (atomic_load_explicit(&k->released, memory_order_seq_cst))
+        return TOID_CLAIM_ELOST;
     /* A write may have taken a while: the deadline is checked again last. */
     if (!claim_is_valid(k, claim_mono_ms()))
         return TOID_CLAIM_ELOST;
     return 0;
 }
 
-void toid_claim_release(toid_claim *k, int clean) {
-    if (!k)
-        return;
+/* toid_claim_release (keep 0) and claim_retire (keep 1: k stays allocated,
+ * refusing, for pointers other threads still hold). */
+static void give_up(toid_claim *k, int clean, int keep) {
     toid_claimer *c = k->c;
     if (claim_forked(c)) {
-        forget_claim(k);
+        if (!keep) {
+            forget_claim(k);
+            return;
+        }
+        atomic_store(&k->released, 1);
+        unlink_locked(c, k); /* (no lock, no I/O: as forget_claim) */
+        c->be->drop(k, 0);
         return;
     }
     unlink_claim(c, k);
     pthread_mutex_lock(&k->mu); /* a write of an admit finishes first */
-    if (clean && claim_is_valid(k, claim_mono_ms())) {
-        int64_t top = atomic_load(&k->max_admitted_ms);
+    int valid = claim_is_valid(k, claim_mono_ms());
+    /* From here on admits refuse; what one admitted before is in
+     * max_admitted (see toid_claim_admit), so the lowered mark covers it. */
+    atomic_store_explicit(&k->released, 1, memory_order_seq_cst);
+    if (clean && valid) {
+        int64_t top = atomic_load_explicit(&k->max_admitted_ms, memory_order_seq_cst);
         if (top < atomic_load(&k->ceiling_ms) &&
             c->be->write_mark(k, top, atomic_load(&k->deadline_mono)) == 0) {
             atomic_fetch_add_explicit(&c->mark_writes, 1, memory_order_relaxed);
@@ -680,7 +700,29 @@ void toid_claim_release(toid_claim *k, int clean) {
     }
     pthread_mutex_unlock(&k->mu);
     c->be->drop(k, 1);
-    free_claim(k);
+    if (!keep)
+        free_claim(k);
+}
+
+void toid_claim_release(toid_claim *k, int clean) {
+    if (k)
+        give_up(k, clean, 0);
+}
+
+void claim_retire(toid_claim *k, int clean) {
+    if (k)
+        give_up(k, clean, 1);
+}
+
+void claim_abandon_forked(toid_claimer *c) {
+    /* No lock: a thread of the parent that did not follow the fork may have
+     * held c->mu. The claims stay on c's list, allocated and refusing. */
+    for (toid_claim *k = c->claims; k; k = k->next) {
+        atomic_store(&k->released, 1);
+        c->be->drop(k, 0);
+    }
+    if (c->bk)
+        c->be->close(c, 0);
 }
 
 void toid_claimer_stats(const toid_claimer *c, toid_claim_stats *out) {

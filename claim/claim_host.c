@@ -107,6 +107,11 @@ static int read_file(toid_claim_host *h, int *given, const char *path, char *err
     return rc;
 }
 
+const char *claim_host_conf_path(void) {
+    const char *path = getenv("TOID_CLAIM_CONF");
+    return path && *path ? path : DEFAULT_CONF;
+}
+
 int toid_claim_host_config(toid_claim_host *out, char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
     int given[3] = {0, 0, 0};   /* claim, prefix, ttl */
@@ -117,6 +122,5 @@ int toid_claim_host_config(toid_claim_host *out, char *err, size_t err_size) {
         if (v && *v && apply(out, given, vars[i][1], v, vars[i][0], err, err_size) < 0)
             return TOID_EINVAL;
     }
-    const char *path = getenv("TOID_CLAIM_CONF");
-    return read_file(out, given, path && *path ? path : DEFAULT_CONF, err, err_size);
+    return read_file(out, given, claim_host_conf_path(), err, err_size);
 }

@@ -65,6 +65,8 @@ struct toid_claim {
     _Atomic int64_t max_admitted_ms; /* the largest time admitted (or the start) */
     _Atomic int64_t deadline_mono;   /* CLOCK_MONOTONIC ms; INT64_MAX: none */
     _Atomic int lost;                /* the backend said it is not ours any more */
+    _Atomic int released;            /* given up by this process (claim_retire, or inherited
+                                        through fork() and abandoned): admits refuse */
     _Atomic int want_extend;         /* asked the background thread to move the mark */
     pthread_mutex_t mu;              /* serialises writes of the mark */
     toid_claim *next;                /* the claimer's list, under c->mu */
@@ -115,5 +117,22 @@ void claim_wake(toid_claimer *c);
 /* 1 in a child process of fork() made after c was opened: c's claims are
  * the parent's, and the child must not issue IDs of their nodes. */
 int claim_forked(const toid_claimer *c);
+
+/* Gives k up as toid_claim_release does (clean: the mark lowered to the
+ * largest time admitted), but k stays allocated, refusing every admit
+ * (TOID_CLAIM_ELOST), so that a pointer to it kept by another thread stays
+ * safe. Unlike toid_claim_release it may race with admits of other threads:
+ * an ID they admit either is covered by the lowered mark or is refused. */
+void claim_retire(toid_claim *k, int clean);
+
+/* In a child of fork(), for a claimer opened before it: gives up the
+ * child's copies of what the parent holds (lock files, the backend's
+ * memory) without a lock and without I/O, and leaves c and its claims
+ * allocated, refusing everything, for pointers kept from before the fork. */
+void claim_abandon_forked(toid_claimer *c);
+
+/* The claim configuration file toid_claim_host_config reads: TOID_CLAIM_CONF,
+ * else /etc/toid/claim.conf (for messages). */
+const char *claim_host_conf_path(void);
 
 #endif

@@ -416,8 +416,8 @@ static int local_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
                 if (who > 0)
                     snprintf(holder, sizeof holder, "pid %ld, ", who);
                 claim_log(c, TOID_CLAIM_LOG_ERR, "%s node %" PRIu32 " is in use by another "
-                          "toidd or toid process (%slock %s/%s is held): refusing a second "
-                          "generator with the same id", fmt, k->node, holder, d->dir, lockname);
+                          "process (%slock %s/%s is held): refusing a second generator with "
+                          "the same id", fmt, k->node, holder, d->dir, lockname);
             }
         } else {
             claim_log(c, TOID_CLAIM_LOG_ERR, "state %s/%s: flock: %s", d->dir, lockname,

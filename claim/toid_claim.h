@@ -235,6 +235,86 @@ typedef struct toid_claim_stats {
 
 void toid_claimer_stats(const toid_claimer *c, toid_claim_stats *out);
 
+/* ---- The claims of a process ----------------------------------------------
+ *
+ * For front ends that make IDs in their own process and are told nothing
+ * about claims (the SQLite extension; the Python and Node bindings): the
+ * process claims each node it uses once and holds it until it exits. One
+ * claimer per process, opened on the first claim from the host's claim
+ * configuration (toid_claim_host_config: its spec, prefix and TTL; no spec:
+ * "local", the host's node registry). A configuration or a registry that
+ * cannot be used is an error (returned, and tried again on the next call),
+ * never node 0 or a claim nobody else sees.
+ *
+ * Claims handed out are never freed while the process lives, so that
+ * callers may keep the pointer (and call toid_claim_admit on it from any
+ * thread) without a look-up per ID: a claim that was released, lost, or
+ * inherited through fork() stays allocated and refuses (TOID_CLAIM_ELOST);
+ * the caller then calls toid_claim_process again and gets the claim that
+ * replaces it. (Each replaced claim stays behind: a few hundred bytes.)
+ *
+ * At exit() the claims are given back cleanly (their marks lowered to the
+ * last ID admitted, so that the next holder does not wait for the
+ * reservation ahead; admits of threads still running are refused from
+ * then on). A process that ends otherwise (_exit, a signal) leaves the
+ * marks up to reserve_ms ahead, and the next holder of its nodes waits.
+ *
+ * fork(): the claims belong to the parent. In the child they refuse: a
+ * fork handler abandons the parent's claimer there, without a lock or I/O
+ * (its copies of the lock files closed: a child that lives on does not keep
+ * its parent's nodes held once the parent is gone), and the child's first
+ * call claims afresh with a claimer of its own (so a child never takes its
+ * parent's node while the parent holds it). A fork() waits for a claim
+ * another thread is making (bounded by the claimer's clock wait and, for
+ * etcd, its request timeouts).
+ *
+ * Thread-safe (one lock, for these slow calls; toid_claim_admit stays
+ * lock-free). The error messages of the claim library (a held node names
+ * its holder) are returned in err; the claimer thread's own (a claim lost)
+ * go to stderr as "toid-claim: error: ...".
+ */
+
+/* The largest node a claim of f may hold: the generator's node
+ * (toid_format_info.node_max: nanoflake 1023, ulid-flake-scalable 31), else
+ * the node a caller writes into the value's low bits (caller_node_bits:
+ * uid11-seq 1023); 0 when f has no node. */
+uint32_t toid_claim_node_max(toid_format f);
+
+/*
+ * The claim this process holds for node `want` of format f (IDs counted
+ * from epoch_ms, as toid_claim_acquire takes it), claimed on the first call:
+ *   want < 0:  the process's node of f: the lowest free one of the whole
+ *              range (0..toid_claim_node_max(f)), claimed once and shared
+ *              by every caller that names no node;
+ *   want >= 0: that node (TOID_CLAIM_EBUSY, err naming its holder, while
+ *              another holds it). A node already held by this process (as
+ *              its node of f, or asked for by number) is the same claim.
+ * Later calls return the same claim while it is valid (a lost one, e.g. an
+ * etcd lease that expired, is replaced: the node asked for, or the lowest
+ * free one). Returns 0 and *out, or an error with err saying what failed
+ * and where the claim came from: "no node of nanoflake claimed from
+ * TOID_CLAIM=local=/srv/claims: ...", "... from /etc/toid/claim.conf:3
+ * (claim = etcd=...): ...", "... from the host's node registry (TOID_CLAIM
+ * unset, no claim in /etc/toid/claim.conf): ...". TOID_EINVAL for a format
+ * with no node, a node out of its range, or a node this process holds for
+ * another epoch.
+ */
+int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim **out,
+                       char *err, size_t err_size);
+
+/* 1 and *out if this process holds a valid claim of f for want (as
+ * toid_claim_process takes it), without claiming anything; else 0. */
+int toid_claim_process_held(toid_format f, int64_t want, toid_claim **out);
+
+/*
+ * Gives k (a claim toid_claim_process returned) back cleanly, for a front
+ * end that knows no more IDs of its node will be made in this process: the
+ * mark is lowered to the last ID admitted and the node is free for others.
+ * k stays allocated and refuses from then on; the next toid_claim_process
+ * for its node claims again. A claim this process does not hold: nothing.
+ */
+void toid_claim_process_release(toid_claim *k);
+
 #ifdef __cplusplus
 }
 #endif

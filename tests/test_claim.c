@@ -612,7 +612,7 @@ TEST_CASE(local_registry_users) {
               mode_of(path), group_of(path));
     /* a member, while root holds node 3: refused as held, then takes it after root */
     CHECK_EQ_INT(as_other_user(spec, grp, TOID_NANOFLAKE, 3, msg, sizeof msg), TOID_CLAIM_EBUSY);
-    CHECK_MSG(strstr(msg, "nanoflake node 3 is in use by another toidd or toid process"), "msg: %s", msg);
+    CHECK_MSG(strstr(msg, "nanoflake node 3 is in use by another process (pid "), "msg: %s", msg);
     if (k)
         toid_claim_release(k, 1);
     CHECK_EQ_INT(as_other_user(spec, grp, TOID_NANOFLAKE, 3, msg, sizeof msg), 0);
@@ -682,6 +682,407 @@ TEST_CASE(local_range_behind) {
     test_local_range_behind(dir);
 }
 
+
+
+/* ---- the claims of a process (toid_claim_process) ---- */
+
+static void write_text(const char *path, const char *text);
+
+/* ThreadSanitizer refuses new threads in the child of a multi-threaded
+ * process (a claimer of the child's own starts one). */
+#if defined(__SANITIZE_THREAD__)
+#define TC_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TC_TSAN 1
+#endif
+#endif
+
+/* Runs body(spec, dir) in a process of its own, with TOID_CLAIM=spec
+ * (local=<base>/<name>): toid_claim_process keeps one claimer per process,
+ * so each case gets a fresh one whether the cases run alone or together.
+ * The child's checks count here. */
+static void in_process(const char *name, void (*body)(const char *spec, const char *dir)) {
+    char dir[600], spec[700];
+    snprintf(dir, sizeof dir, "%s/%s", claim_test_base, name);
+    snprintf(spec, sizeof spec, "local=%s", dir);
+    int p[2];
+    CHECK(pipe(p) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        alarm(120); /* a hang fails, not blocks */
+        check_passed = check_failed = 0;
+        setenv("TOID_CLAIM", spec, 1);
+        unsetenv("TOID_CLAIM_PREFIX");
+        unsetenv("TOID_CLAIM_TTL");
+        body(spec, dir);
+        dprintf(p[1], "%ld %ld\n", check_passed, check_failed);
+        fflush(NULL);
+        _exit(0);
+    }
+    close(p[1]);
+    char buf[64] = "";
+    ssize_t n = read(p[0], buf, sizeof buf - 1);
+    close(p[0]);
+    buf[n > 0 ? n : 0] = '\0';
+    int st = 0;
+    waitpid(pid, &st, 0);
+    long passed = 0, failed = 0;
+    CHECK_MSG(sscanf(buf, "%ld %ld", &passed, &failed) == 2 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+              "%s: its process ended early (status %d)", name, st);
+    check_passed += passed;
+    check_failed += failed;
+}
+
+/* The node formats' ranges, for claims: the generator's node, or the low
+ * bits the caller writes (uid11-seq). */
+TEST_CASE(local_process_node_max) {
+    CHECK_EQ_INT(toid_claim_node_max(TOID_NANOFLAKE), 1023);
+    CHECK_EQ_INT(toid_claim_node_max(TOID_ULID_FLAKE_SCALABLE), 31);
+    CHECK_EQ_INT(toid_claim_node_max(TOID_UID11_SEQ), 1023);
+    CHECK_EQ_INT(toid_claim_node_max(TOID_ULID), 0);
+    CHECK_EQ_INT(toid_claim_node_max(TOID_UUIDV7), 0);
+    CHECK_EQ_INT(toid_claim_node_max((toid_format)TOID_FORMAT_COUNT), 0);
+}
+
+/* The process's node: the lowest free one, the same claim on every call;
+ * a node by number is another claim (the same one if it is the process's
+ * node); refusals of what cannot be claimed; a release. */
+static void process_node(const char *spec, const char *dir) {
+    toid_claimer_opts o;
+    tc_opts(&o);
+    int fd0 = -1, fd1 = -1;
+    uint32_t node = 99;
+    int64_t top = 0;
+    /* nodes 0 and 1 held by other processes */
+    pid_t h0 = tc_spawn_holder(spec, &o, TOID_NANOFLAKE, 0, 0, &fd0);
+    CHECK(tc_read_report(fd0, &node, &top, 10000) == 0 && node == 0);
+    pid_t h1 = tc_spawn_holder(spec, &o, TOID_NANOFLAKE, 1, 1, &fd1);
+    CHECK(tc_read_report(fd1, &node, &top, 10000) == 0 && node == 1);
+    char err[1024] = "";
+    toid_claim *k = NULL, *again = NULL, *k2 = NULL, *k5 = NULL, *kx = NULL;
+    CHECK_EQ_INT(toid_claim_process_held(TOID_NANOFLAKE, -1, &kx), 0);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, -1, &k, err, sizeof err), 0);
+    if (!k) {
+        fprintf(stderr, "  %s\n", err);
+        return;
+    }
+    CHECK_EQ_INT(toid_claim_node(k), 2);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, -1, &again, err, sizeof err), 0);
+    CHECK(again == k);
+    CHECK(toid_claim_process_held(TOID_NANOFLAKE, -1, &kx) == 1 && kx == k);
+    /* the process's node asked for by number: the same claim */
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, 2, &k2, err, sizeof err), 0);
+    CHECK(k2 == k);
+    /* another node by number: claimed once, then the same */
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, 5, &k5, err, sizeof err), 0);
+    CHECK(k5 && k5 != k && toid_claim_node(k5) == 5);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, 5, &kx, err, sizeof err), 0);
+    CHECK(kx == k5);
+    CHECK(toid_claim_process_held(TOID_NANOFLAKE, 5, &kx) == 1 && kx == k5);
+    CHECK_EQ_INT(toid_claim_process_held(TOID_NANOFLAKE, 6, &kx), 0);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
+    /* refused: another epoch for a node held, no node, out of range */
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 1704067200000, -1, &kx, err, sizeof err), TOID_EINVAL);
+    CHECK_EQ_STR(err, "no node of nanoflake claimed: this process holds node 2 for epoch 0 ms, "
+                      "not 1704067200000");
+    CHECK_EQ_INT(toid_claim_process(TOID_ULID, 0, -1, &kx, err, sizeof err), TOID_EINVAL);
+    CHECK_EQ_STR(err, "ulid has no node to claim");
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, 1024, &kx, err, sizeof err), TOID_EINVAL);
+    CHECK_EQ_STR(err, "node 1024 of nanoflake: out of range (0..1023)");
+    CHECK(kx == NULL);
+    /* uid11-seq: its low bits' range */
+    CHECK_EQ_INT(toid_claim_process(TOID_UID11_SEQ, 0, 1023, &kx, err, sizeof err), 0);
+    /* a release: clean (the mark lowered to the last ID admitted), the node
+     * free for others; the pointer stays safe and refuses; claimed again */
+    now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k5, now, now), 0);
+    CHECK(mark_in(dir, "nanoflake-5") > now);   /* reserved ahead */
+    toid_claim_process_release(k5);
+    CHECK_EQ_INT(mark_in(dir, "nanoflake-5"), now);
+    CHECK_EQ_INT(toid_claim_admit(k5, now + 1, now + 1), TOID_CLAIM_ELOST);
+    CHECK_EQ_INT(toid_claim_valid(k5, NULL), 0);
+    CHECK_EQ_INT(toid_claim_process_held(TOID_NANOFLAKE, 5, &kx), 0);
+    toid_claimer *other = NULL;
+    toid_claim *ko = NULL;
+    CHECK(tc_open(spec, &o, &other) == 0);
+    if (other) {
+        CHECK_EQ_INT(toid_claim_acquire(other, TOID_NANOFLAKE, 0, 5, 5, &ko), 0);
+        /* ...and the process's claims are held: */
+        CHECK_EQ_INT(toid_claim_acquire(other, TOID_NANOFLAKE, 0, 2, 2, &kx), TOID_CLAIM_EBUSY);
+        toid_claimer_close(other);
+    }
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, 5, &kx, err, sizeof err), 0);
+    CHECK(kx && kx != k5 && toid_claim_node(kx) == 5);
+    toid_claim_process_release(k5);   /* (released already: nothing) */
+    CHECK(toid_claim_process_held(TOID_NANOFLAKE, 5, &k2) == 1 && k2 == kx);
+    tc_reap(h0);
+    tc_reap(h1);
+    close(fd0);
+    close(fd1);
+}
+
+TEST_CASE(local_process_node) { in_process("process_node", process_node); }
+
+/* A child that claims the process's node of f, writes "NODE\n" (or "FAIL
+ * msg") to *report, then holds it until a byte comes on *quit, and leaves
+ * with exit() (its claims given back cleanly at exit). */
+static pid_t process_child(toid_format f, int *report, int *quit) {
+    int r[2], q[2];
+    if (pipe(r) < 0 || pipe(q) < 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(r[0]);
+        close(q[1]);
+        char err[1024] = "";
+        toid_claim *k = NULL;
+        if (toid_claim_process(f, 0, -1, &k, err, sizeof err) < 0) {
+            dprintf(r[1], "FAIL %s\n", err);
+            _exit(3);
+        }
+        int64_t now = toid_clock_now(NULL);
+        toid_claim_admit(k, now, now);
+        dprintf(r[1], "%" PRIu32 "\n", toid_claim_node(k));
+        char b;
+        ssize_t n = read(q[0], &b, 1);
+        (void)n;
+        exit(0);
+    }
+    close(r[1]);
+    close(q[0]);
+    *report = r[0];
+    *quit = q[1];
+    return pid;
+}
+
+static int child_node(int fd) {
+    char buf[1200] = "";
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    if (strncmp(buf, "FAIL", 4) == 0)
+        fprintf(stderr, "  child: %s", buf);
+    return n > 0 && buf[0] >= '0' && buf[0] <= '9' ? atoi(buf) : -1;
+}
+
+/* Processes at once get different nodes, each the lowest free one; one
+ * that leaves with exit() gave its node back cleanly (its mark lowered to
+ * its last ID, not left reserved ahead). */
+static void process_two(const char *spec, const char *dir) {
+    (void)spec;
+    int ra, qa, rb, qb;
+    pid_t a = process_child(TOID_NANOFLAKE, &ra, &qa);
+    CHECK_EQ_INT(child_node(ra), 0);
+    pid_t b = process_child(TOID_NANOFLAKE, &rb, &qb);
+    CHECK_EQ_INT(child_node(rb), 1);
+    char err[1024] = "";
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, -1, &k, err, sizeof err), 0);
+    CHECK_EQ_INT(k ? toid_claim_node(k) : 99, 2);
+    CHECK(mark_in(dir, "nanoflake-0") > toid_clock_now(NULL)); /* reserved ahead while held */
+    CHECK(write(qa, "q", 1) == 1 && write(qb, "q", 1) == 1);
+    int st = 0;
+    CHECK(waitpid(a, &st, 0) == a && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK(waitpid(b, &st, 0) == b && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK_MSG(mark_in(dir, "nanoflake-0") <= toid_clock_now(NULL),
+              "the mark of a node given back at exit is its last ID, not ahead");
+    close(ra);
+    close(rb);
+    close(qa);
+    close(qb);
+}
+
+TEST_CASE(local_process_two) { in_process("process_two", process_two); }
+
+/* A node asked for by number, held by another process: refused, naming the
+ * holder and where the claim came from; the refusal is not kept. */
+static void process_held_elsewhere(const char *spec, const char *dir) {
+    (void)dir;
+    toid_claimer_opts o;
+    tc_opts(&o);
+    int fd = -1;
+    uint32_t node = 99;
+    int64_t top = 0;
+    pid_t holder = tc_spawn_holder(spec, &o, TOID_UID11_SEQ, 9, 9, &fd);
+    CHECK(tc_read_report(fd, &node, &top, 10000) == 0 && node == 9);
+    char err[1024] = "", want[1400];
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(toid_claim_process(TOID_UID11_SEQ, 0, 9, &k, err, sizeof err), TOID_CLAIM_EBUSY);
+    snprintf(want, sizeof want, "node 9 of uid11-seq not claimed from TOID_CLAIM=%s: uid11-seq node "
+             "9 is in use by another process (pid %ld, lock %s/uid11-seq-9.lock is "
+             "held)", spec, (long)holder, dir);
+    CHECK_MSG(strstr(err, want) == err, "message: %s", err);
+    /* the process's node: another one */
+    CHECK_EQ_INT(toid_claim_process(TOID_UID11_SEQ, 0, -1, &k, err, sizeof err), 0);
+    CHECK_EQ_INT(k ? toid_claim_node(k) : 99, 0);
+    tc_reap(holder);
+    close(fd);
+    CHECK_EQ_INT(toid_claim_process(TOID_UID11_SEQ, 0, 9, &k, err, sizeof err), 0);
+    CHECK_EQ_INT(k ? toid_claim_node(k) : 99, 9);
+}
+
+TEST_CASE(local_process_held_elsewhere) { in_process("process_held", process_held_elsewhere); }
+
+/* fork(): the child never uses the parent's claim (refused; the pointer
+ * stays safe) and claims its own node; the parent goes on with its own. */
+static void process_fork(const char *spec, const char *dir) {
+    (void)dir;
+    char err[1024] = "";
+    toid_claim *k = NULL;
+    CHECK_EQ_INT(toid_claim_process(TOID_ULID_FLAKE_SCALABLE, 0, -1, &k, err, sizeof err), 0);
+    if (!k)
+        return;
+    CHECK_EQ_INT(toid_claim_node(k), 0);
+    int64_t now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
+    int p[2];
+    CHECK(pipe(p) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        check_passed = check_failed = 0;
+        int64_t t = toid_clock_now(NULL);
+        CHECK_EQ_INT(toid_claim_admit(k, t, t), TOID_CLAIM_ELOST);
+        CHECK_EQ_INT(toid_claim_valid(k, NULL), 0);
+        toid_claim *kc = NULL, *kx = NULL;
+        CHECK_EQ_INT(toid_claim_process_held(TOID_ULID_FLAKE_SCALABLE, -1, &kx), 0);
+        int got = -1;
+#ifndef TC_TSAN
+        CHECK_EQ_INT(toid_claim_process(TOID_ULID_FLAKE_SCALABLE, 0, -1, &kc, err, sizeof err), 0);
+        if (kc) {
+            got = (int)toid_claim_node(kc);
+            CHECK(kc != k);
+            t = toid_clock_now(NULL);
+            CHECK_EQ_INT(toid_claim_admit(kc, t, t), 0);
+            CHECK_EQ_INT(toid_claim_process(TOID_ULID_FLAKE_SCALABLE, 0, -1, &kx, err, sizeof err), 0);
+            CHECK(kx == kc);
+        }
+        /* the parent's node by number: held by the parent */
+        CHECK_EQ_INT(toid_claim_process(TOID_ULID_FLAKE_SCALABLE, 0, 0, &kx, err, sizeof err),
+                     TOID_CLAIM_EBUSY);
+        char want[64];
+        snprintf(want, sizeof want, "(pid %ld, lock", (long)getppid());
+        CHECK_MSG(strstr(err, want), "names the parent: %s", err);
+#else
+        (void)kc;
+        printf("  (ThreadSanitizer: the child does not claim a node of its own: no new threads "
+               "in the child of a multi-threaded process)\n");
+#endif
+        CHECK_EQ_INT(toid_claim_admit(k, t, t), TOID_CLAIM_ELOST); /* still refused, still there */
+        dprintf(p[1], "%d %ld %ld\n", got, check_passed, check_failed);
+        exit(0); /* its own claim given back at exit (the parent's untouched) */
+    }
+    close(p[1]);
+    char buf[100] = "";
+    ssize_t n = read(p[0], buf, sizeof buf - 1);
+    buf[n > 0 ? n : 0] = '\0';
+    close(p[0]);
+    int st = 0, got = -2;
+    long passed = 0, failed = 0;
+    CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    CHECK(sscanf(buf, "%d %ld %ld", &got, &passed, &failed) == 3);
+    check_passed += passed;
+    check_failed += failed;
+#ifndef TC_TSAN
+    CHECK_EQ_INT(got, 1);
+#endif
+    /* the parent: its claim as before */
+    now = toid_clock_now(NULL);
+    CHECK_EQ_INT(toid_claim_admit(k, now, now), 0);
+    CHECK_EQ_INT(toid_claim_valid(k, NULL), 1);
+    toid_claim *kx = NULL;
+    CHECK_EQ_INT(toid_claim_process(TOID_ULID_FLAKE_SCALABLE, 0, -1, &kx, err, sizeof err), 0);
+    CHECK(kx == k);
+    /* node 0 still the parent's; the child's node free again */
+    toid_claimer_opts o;
+    tc_opts(&o);
+    toid_claimer *other = NULL;
+    CHECK(tc_open(spec, &o, &other) == 0);
+    if (other) {
+        CHECK_EQ_INT(toid_claim_acquire(other, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
+        CHECK_EQ_INT(toid_claim_acquire(other, TOID_ULID_FLAKE_SCALABLE, 0, 1, 1, &kx), 0);
+    }
+    /* a child that never makes an ID does not keep its parent's node held:
+     * its copy of the lock file was closed at fork() */
+    int q[2];
+    CHECK(pipe(q) == 0);
+    fflush(NULL);
+    pid_t idle = fork();
+    if (idle == 0) {
+        close(q[1]);
+        char b;
+        ssize_t r = read(q[0], &b, 1); /* until the parent is done */
+        _exit(r < 0);
+    }
+    close(q[0]);
+    toid_claim_process_release(k);
+    if (other) {
+        CHECK_EQ_INT(toid_claim_acquire(other, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), 0);
+        toid_claimer_close(other);
+    }
+    close(q[1]);
+    CHECK(waitpid(idle, &st, 0) == idle && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+TEST_CASE(local_process_fork) { in_process("process_fork", process_fork); }
+
+/* Where the claim came from, in every error: the variable, the file and
+ * its line, the host's registry; and a failure is not kept. */
+static void process_config(const char *spec, const char *dir) {
+    char file[700], bad[800], conf[700], missing[700], err[2048] = "", want[4096];
+    toid_claim *k = NULL;
+    snprintf(file, sizeof file, "%s.file", dir);
+    snprintf(bad, sizeof bad, "%s/sub", file);
+    snprintf(conf, sizeof conf, "%s.conf", dir);
+    snprintf(missing, sizeof missing, "%s.none", dir);
+    write_text(file, "not a directory\n");
+    /* the variable */
+    char badspec[900];
+    snprintf(badspec, sizeof badspec, "local=%s", bad);
+    setenv("TOID_CLAIM", badspec, 1);
+    setenv("TOID_CLAIM_CONF", missing, 1);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, -1, &k, err, sizeof err), TOID_CLAIM_EIO);
+    snprintf(want, sizeof want, "no node of nanoflake claimed from TOID_CLAIM=%s: claim directory "
+             "%s: cannot create it: Not a directory", badspec, bad);
+    CHECK_EQ_STR(err, want);
+    setenv("TOID_CLAIM", "nfs", 1);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, 3, &k, err, sizeof err), TOID_EINVAL);
+    CHECK_EQ_STR(err, "node 3 of nanoflake not claimed from the host's claim configuration: "
+                      "TOID_CLAIM: unknown claim backend 'nfs' (local, local=DIR or etcd=URL[,URL...])");
+    /* the file and its line */
+    unsetenv("TOID_CLAIM");
+    snprintf(want, sizeof want, "# the host's claims\nclaim = %s\n", badspec);
+    write_text(conf, want);
+    setenv("TOID_CLAIM_CONF", conf, 1);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, -1, &k, err, sizeof err), TOID_CLAIM_EIO);
+    snprintf(want, sizeof want, "no node of nanoflake claimed from %s:2 (claim = %s): claim "
+             "directory %s: cannot create it: Not a directory", conf, badspec, bad);
+    CHECK_EQ_STR(err, want);
+    /* nothing configured: the host's registry (here one that does not exist) */
+    char reg[700];
+    snprintf(reg, sizeof reg, "%s.registry", dir);
+    const char *saved = toid__claim_registry;
+    toid__claim_registry = reg;
+    setenv("TOID_CLAIM_CONF", missing, 1);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, -1, &k, err, sizeof err), TOID_CLAIM_EIO);
+    snprintf(want, sizeof want, "no node of nanoflake claimed from the host's node registry "
+             "(TOID_CLAIM unset, no claim in %s): the host's node registry %s does not exist: set "
+             "it up", missing, reg);
+    CHECK_MSG(strstr(err, want) == err, "message: %s", err);
+    CHECK(k == NULL);
+    toid__claim_registry = saved;
+    /* fixed: the next call claims */
+    setenv("TOID_CLAIM", spec, 1);
+    CHECK_EQ_INT(toid_claim_process(TOID_NANOFLAKE, 0, -1, &k, err, sizeof err), 0);
+    CHECK_EQ_INT(k ? toid_claim_node(k) : 99, 0);
+}
+
+TEST_CASE(local_process_config) { in_process("process_config", process_config); }
 
 /* ---- the host's claim configuration, and what a backend is ---- */
 

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "toid_claim.h"
 #include "toid_sqlite.h"
 
 SQLITE_EXTENSION_INIT3
@@ -36,6 +37,25 @@ void toidsql_fail(sqlite3_context *ctx, const char *fn, toid_format f, int err,
         sqlite3_snprintf((int)sizeof what, what, "%s (%s)", toid_strerror(err),
                          toid_err_name(err));
     toidsql_fail_text(ctx, fn, f, what);
+}
+
+void toidsql_claim_fail(sqlite3_context *ctx, const char *fn, toid_format f, int err,
+                        const char *msg) {
+    const char *cls;
+    switch (err) {
+#define TOIDSQL_CLAIM_CLASS(name, val, shortname, text) \
+    case val: cls = shortname; break;
+        TOID_CLAIM_ERROR_LIST(TOIDSQL_CLAIM_CLASS)
+#undef TOIDSQL_CLAIM_CLASS
+    default: cls = toid_err_name(err); break;
+    }
+    char *what = sqlite3_mprintf("%s (%s)", msg, cls);
+    if (!what) {
+        sqlite3_result_error_nomem(ctx);
+        return;
+    }
+    toidsql_fail_text(ctx, fn, f, what);
+    sqlite3_free(what);
 }
 
 int toidsql_arg_format(sqlite3_context *ctx, const char *fn, sqlite3_value *v,

@@ -7,19 +7,36 @@
  * toid_unix_ms, toid_time, toid_min, toid_max, toid_min_blob, toid_max_blob,
  * toid_inspect. README.md "SQLite" documents them; every fact about a
  * format comes from the library.
+ *
+ * Node formats (nanoflake, ulid-flake-scalable, uid11-seq) claim their node
+ * through the claim library's claims of a process (toid_claim_process in
+ * claim/toid_claim.h), from the host's claim configuration, else the host's
+ * node registry: the process's node of the format (the lowest free one, on
+ * its first ID), or the node toid_node(fmt, n) names on a connection
+ * (claimed then; refused while another holds it). Each node is claimed once
+ * per process and held until it exits; every ID is admitted by its node's
+ * claim (toid_claim_admit: atomics) before it is returned. A child of
+ * fork() never uses its parent's claims: its first ID claims its own.
  */
 #include <string.h>
 
+#include "toid_claim.h"
 #include "toid_sqlite.h"
 
 SQLITE_EXTENSION_INIT1
 
-/* A connection's settings: the node of each node format, -1 while unset.
+/* A connection's settings: the node of each node format (toid_node), -1 for
+ * the process's node; and the claim and generator in use, looked up once
+ * (toid_claim_process's claims stay allocated: one that is lost, or a
+ * parent's after fork(), refuses its admits and is looked up again).
  * Shared by the functions registered on one connection (refs counts them:
- * SQLite destroys the user data once per registration). */
+ * SQLite destroys the user data once per registration); SQLite runs the
+ * functions of one connection one at a time. */
 typedef struct conn_state {
     int refs;
     int64_t node[TOID_FORMAT_COUNT];
+    toid_claim *claim[TOID_FORMAT_COUNT];   /* NULL: not looked up yet */
+    toid_gen *gen[TOID_FORMAT_COUNT];
 } conn_state;
 
 static void conn_state_release(void *p) {
@@ -35,6 +52,76 @@ static void text_result(sqlite3_context *ctx, const char *fn, toid_format f, int
         toidsql_fail(ctx, fn, f, len, -1);
     else
         sqlite3_result_text(ctx, text, len, SQLITE_TRANSIENT);
+}
+
+/* ---- node claims -------------------------------------------------------- */
+
+/* The epoch the extension's IDs of f count from (its generators take the
+ * format's default), as the node's high-water marks record it. */
+static int64_t epoch_of(toid_format f) { return toid_format_get(f)->default_epoch_ms; }
+
+/* The connection's claim of f (the node it set, or the process's node),
+ * claimed if the process does not hold it yet, and its generator, into st.
+ * Returns 0, or -1 after setting the error (the claim library's reason and
+ * where the claim came from) on ctx. */
+static int look_up(sqlite3_context *ctx, const char *fn, conn_state *st, toid_format f) {
+    char err[2048];
+    toid_claim *k;
+    st->claim[f] = NULL;
+    int rc = toid_claim_process(f, epoch_of(f), st->node[f], &k, err, sizeof err);
+    if (rc < 0) {
+        toidsql_claim_fail(ctx, fn, f, rc, err);
+        return -1;
+    }
+    uint32_t node = toid_claim_node(k);
+    rc = toidsql_gen_get(f, node, &st->gen[f]);
+    if (rc < 0) {
+        toidsql_gen_fail(ctx, fn, f, node, rc);
+        return -1;
+    }
+    st->claim[f] = k;
+    return 0;
+}
+
+/* The next ID of node format f into bin, with its node's claim: admitted
+ * before it is returned. Returns 1, or -1 after setting the error. */
+static int generate_claimed(sqlite3_context *ctx, const char *fn, conn_state *st, toid_format f,
+                            uint8_t *bin) {
+    /* A claim that refuses as lost (a parent's, in a child of fork(); an
+     * etcd lease gone) or a generator that refuses as forked (the parent's)
+     * is looked up once more: the process's claim then is a new one. The ID
+     * made with the old one never leaves. */
+    for (int again = 0;; again++) {
+        if (!st->claim[f] && look_up(ctx, fn, st, f) < 0)
+            return -1;
+        toid_claim *k = st->claim[f];
+        uint32_t node = toid_claim_node(k);
+        int rc = toid_gen_next(st->gen[f], bin, NULL);
+        if (rc == TOID_EFORKED && !again) {
+            st->claim[f] = NULL;
+            continue;
+        }
+        if (rc < 0) {
+            toidsql_fail(ctx, fn, f, rc, -1);
+            return -1;
+        }
+        toidsql_set_low_node(f, bin, node);
+        int64_t ms;
+        rc = toid_time_of(f, bin, TOID_EPOCH_DEFAULT, &ms);
+        if (rc == 0)
+            rc = toid_claim_admit(k, ms, ms);
+        if (rc == 0)
+            return 1;
+        if (rc == TOID_CLAIM_ELOST && !again) {
+            st->claim[f] = NULL;
+            continue;
+        }
+        char what[200];
+        sqlite3_snprintf((int)sizeof what, what, "node %u: the ID was not admitted by the node's "
+                         "claim: %s", (unsigned)node, toid_claim_strerror(rc));
+        toidsql_claim_fail(ctx, fn, f, rc, what);
+        return -1;
+    }
 }
 
 /* ---- generating -------------------------------------------------------- */
@@ -54,31 +141,15 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     if (rc < 0)
         return -1;
     conn_state *st = sqlite3_user_data(ctx);
-    uint32_t node = 0;
-    if (toidsql_node_max(*f) > 0) {
-        if (st->node[*f] < 0) {
-            toidsql_fail_text(ctx, fn, *f,
-                              "no node set for this connection: SELECT toid_node(format, N) first "
-                              "(N unique among the running generators) (invalid)");
-            return -1;
-        }
-        node = (uint32_t)st->node[*f];
-    }
+    if (toidsql_node_max(*f) > 0)
+        return generate_claimed(ctx, fn, st, *f, bin);
     toid_gen *g;
-    rc = toidsql_gen_get(*f, node, &g);
+    rc = toidsql_gen_get(*f, 0, &g);
     if (rc < 0) {
-        toidsql_gen_fail(ctx, fn, *f, node, rc);
+        toidsql_gen_fail(ctx, fn, *f, 0, rc);
         return -1;
     }
     rc = toid_gen_next(g, bin, NULL);
-    if (rc == TOID_EFORKED) {
-        /* The parent process goes on with this node: the child must not. */
-        toidsql_fail_text(ctx, fn, *f,
-                          "generator used in a forked child without re-initialisation (forked): "
-                          "this process is a fork; choose a node the parent does not use with "
-                          "toid_node");
-        return -1;
-    }
     if (rc < 0) {
         toidsql_fail(ctx, fn, *f, rc, -1);
         return -1;
@@ -105,8 +176,12 @@ static void fn_new_blob(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     sqlite3_result_blob(ctx, bin, (int)toid_bin_size(f), SQLITE_TRANSIENT);
 }
 
-/* toid_node(fmt) -> the connection's node or NULL; toid_node(fmt, n) sets it
- * and returns it; toid_node(fmt, NULL) unsets it. */
+/* toid_node(fmt) -> the node this connection's IDs of fmt carry: the one it
+ * set, else the process's node once claimed, else NULL (the first ID claims
+ * it). toid_node(fmt, n) claims node n for the process (once; refused while
+ * another holds it) and sets it for the connection; toid_node(fmt, NULL)
+ * goes back to the process's node. Both return as toid_node(fmt) then does.
+ * A node claimed stays this process's until it exits. */
 static void fn_node(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     static const char fn[] = "toid_node";
     toid_format f;
@@ -125,6 +200,7 @@ static void fn_node(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
         sqlite3_value *v = argv[1];
         if (sqlite3_value_type(v) == SQLITE_NULL) {
             st->node[f] = -1;
+            st->claim[f] = NULL;
         } else {
             sqlite3_int64 n = sqlite3_value_int64(v);
             if (sqlite3_value_numeric_type(v) != SQLITE_INTEGER || n < 0 || n > max) {
@@ -134,20 +210,24 @@ static void fn_node(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                 toidsql_fail_text(ctx, fn, f, what);
                 return;
             }
-            /* Make the generator now, so an error shows here and not later. */
-            toid_gen *g;
-            rc = toidsql_gen_get(f, (uint32_t)n, &g);
-            if (rc < 0) {
-                toidsql_gen_fail(ctx, fn, f, (uint32_t)n, rc);
+            /* Claimed now (and its generator made), so that a node held
+             * elsewhere is refused here, naming its holder, and not later;
+             * the connection's setting is unchanged then. */
+            int64_t was = st->node[f];
+            st->node[f] = n;
+            if (look_up(ctx, fn, st, f) < 0) {
+                st->node[f] = was;
                 return;
             }
-            st->node[f] = n;
         }
     }
-    if (st->node[f] < 0)
-        sqlite3_result_null(ctx);
-    else
+    toid_claim *k;
+    if (st->node[f] >= 0)
         sqlite3_result_int64(ctx, st->node[f]);
+    else if (toid_claim_process_held(f, -1, &k))
+        sqlite3_result_int64(ctx, toid_claim_node(k));
+    else
+        sqlite3_result_null(ctx);
 }
 
 /* ---- pure functions of an ID -------------------------------------------- */
@@ -347,8 +427,12 @@ int sqlite3_toid_init(sqlite3 *db, char **err_msg, const sqlite3_api_routines *a
     if (!st)
         return SQLITE_NOMEM;
     st->refs = 1;   /* ours, until the loop is done */
-    for (int i = 0; i < TOID_FORMAT_COUNT; i++)
+    for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
         st->node[i] = -1;
+        st->claim[i] = NULL;
+        st->gen[i] = NULL;
+    }
+    toidsql_gens_init();
     int rc = SQLITE_OK;
     for (size_t i = 0; rc == SQLITE_OK && i < sizeof functions / sizeof functions[0]; i++) {
         const sql_function *d = &functions[i];

@@ -1,10 +1,12 @@
 /*
  * toid_sqlite.h — internals of the SQLite loadable extension (ext/sqlite).
  *
- * The extension is three files: toid_sqlite.c registers the SQL functions,
- * sqlite_args.c reads their arguments and words their errors, and
- * sqlite_gens.c holds the process-wide generators. Only sqlite3_toid_init is
- * exported from the module (exports.map); everything here is hidden.
+ * The extension is three files: toid_sqlite.c registers the SQL functions
+ * and claims the nodes of node formats, sqlite_args.c reads their arguments
+ * and words their errors, and sqlite_gens.c holds the process-wide
+ * generators. libtoid and the claim library (claim/toid_claim.h) are linked
+ * in statically; only sqlite3_toid_init is exported from the module
+ * (exports.map); everything here is hidden.
  */
 #ifndef TOID_SQLITE_H
 #define TOID_SQLITE_H
@@ -20,23 +22,34 @@ __attribute__((visibility("default"))) int sqlite3_toid_init(sqlite3 *db, char *
 
 /* ---- sqlite_gens.c ------------------------------------------------------ */
 
+/* Installs the fork handler the generators' table needs (once; from the
+ * entry point). */
+void toidsql_gens_init(void);
+
 /*
- * The largest node id of format f (nanoflake 1023, ulid-flake-scalable 31),
- * or 0 when the format has no node: the descriptor's node_max
- * (toid_format_info), not hard-coded here.
+ * The largest node id of format f (nanoflake 1023, ulid-flake-scalable 31,
+ * uid11-seq 1023 in its low bits), or 0 when the format has no node: from
+ * the descriptor (toid_claim_node_max), not hard-coded here.
  */
 uint32_t toidsql_node_max(toid_format f);
 
 /*
  * The process-wide generator of (f, node), made on first use: one per
  * (format, node) for every connection of the process, so two connections
- * that set the same node share one stream and cannot repeat each other.
- * Formats without a node use node 0. *out stays valid for the life of the
+ * that use the same node share one stream and cannot repeat each other.
+ * Formats without a node use node 0, and so does uid11-seq's one generator
+ * (its node is written into each value: toidsql_set_low_node). A child of
+ * fork() gets generators of its own. *out stays valid for the life of the
  * process (the module is never unloaded: -z nodelete). Returns 0, a toid
  * error (TOID_EINVAL for a node out of range) or TOIDSQL_NOMEM.
  */
 #define TOIDSQL_NOMEM (-1000)
 int toidsql_gen_get(toid_format f, uint32_t node, toid_gen **out);
+
+/* Writes node into the caller_node_bits lowest bits of bin (uid11-seq: 10,
+ * random in its spec), so that generators with different nodes never
+ * meet; nothing for the other formats. */
+void toidsql_set_low_node(toid_format f, uint8_t *bin, uint32_t node);
 
 /* ---- sqlite_args.c ------------------------------------------------------ */
 
@@ -76,5 +89,11 @@ void toidsql_gen_fail(sqlite3_context *ctx, const char *fn, toid_format f, uint3
  * TOID_FORMAT_COUNT, for errors that are about no format). */
 void toidsql_fail_text(sqlite3_context *ctx, const char *fn, toid_format f,
                        const char *what);
+
+/* Sets the error of a node claim on ctx: "fn: format: msg (class)", the
+ * class the claim library's short name of err ("busy", "io", "lost", ...)
+ * or the library's. */
+void toidsql_claim_fail(sqlite3_context *ctx, const char *fn, toid_format f, int err,
+                        const char *msg);
 
 #endif /* TOID_SQLITE_H */

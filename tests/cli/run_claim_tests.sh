@@ -103,7 +103,7 @@ rc=$?
 check "--node 7 held: exit 1" [ "$rc" -eq 1 ]
 check "--node 7 held: nothing printed" [ ! -s "$WORK/out" ]
 check "--node 7 held: says who holds it ($(head -1 "$WORK/err"))" \
-    grep -q "nanoflake node 7 is in use by another toidd or toid process (pid $HOLDER, lock .*/nanoflake-7.lock is held)" "$WORK/err"
+    grep -q "nanoflake node 7 is in use by another process (pid $HOLDER, lock .*/nanoflake-7.lock is held)" "$WORK/err"
 "$TOID" new nanoflake -n 1 --json | grep -q '"generator":0'
 check "a free node while 7 is held: the lowest (0)" [ "${PIPESTATUS[0]}" -eq 0 ]
 "$TOID" new nanoflake --node 7 -n 1 --no-claim >/dev/null 2>&1

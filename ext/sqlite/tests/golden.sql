@@ -51,8 +51,12 @@ SELECT f, toid_min(f, '2024-06-01 12:00:00.000'), toid_max(f, '2024-06-01T12:00:
 SELECT toid_min('ulid', '2024-06-01T14:00:00+02:00') = toid_min('ulid', 1717243200000),
        toid_min('ulid', '2024-06-01') = toid_min('ulid', '2024-06-01 00:00:00');
 
--- ==== generating: every format (node formats after toid_node)
-SELECT toid_node('nanoflake'), toid_node('ulid-flake-scalable');
+-- ==== generating: every format
+-- Node formats claim their node (here in the test's own registry,
+-- TOID_CLAIM_CONF): nothing claimed yet; toid_node(f, n) claims n for the
+-- process and sets it for this connection; uid11-seq's first ID below
+-- claims the process's node, the lowest free one (0).
+SELECT toid_node('nanoflake'), toid_node('ulid-flake-scalable'), toid_node('uid11-seq');
 SELECT toid_node('nanoflake', 7), toid_node('ulid-flake-scalable', 31), toid_node('nanoflake');
 CREATE TEMP TABLE gen AS
   SELECT f, toid_new(f) AS a, toid_new(f) AS b, toid_new_blob(f) AS c FROM fmt;
@@ -65,16 +69,19 @@ SELECT f, typeof(a), length(a), typeof(c), length(c),
   FROM gen ORDER BY f;
 -- the monotonic formats: strictly increasing within the statement and across statements
 SELECT f, a < b, b < toid_encode(f, c) FROM gen WHERE f <> 'uid11' ORDER BY f;
--- the node is in the ID
+-- the node is in the ID (uid11-seq: in its 10 low bits)
 SELECT json_extract(toid_inspect('nanoflake', toid_new('nanoflake')), '$.generator'),
-       json_extract(toid_inspect('ulid-flake-scalable', toid_new('ulid-flake-scalable')), '$.sid');
+       json_extract(toid_inspect('ulid-flake-scalable', toid_new('ulid-flake-scalable')), '$.sid'),
+       toid_node('uid11-seq'), toid_int('uid11-seq', toid_new('uid11-seq')) & 1023;
+SELECT toid_node('uid11-seq', 1000), toid_int('uid11-seq', toid_new_blob('uid11-seq')) & 1023;
 -- 10,000 in one statement: unique (ulid) and increasing (nanoflake, computed once)
 SELECT count(DISTINCT toid_new('ulid')) FROM generate_series(1, 10000);
 WITH ids AS MATERIALIZED (SELECT value AS n, toid_new('nanoflake') AS id FROM generate_series(1, 10000))
 SELECT count(*) FROM ids AS x JOIN ids AS y ON y.n = x.n + 1 WHERE y.id <= x.id;
--- toid_node(f, NULL) unsets the node: generating refuses again
+-- toid_node(f, NULL) goes back to the process's node: none of nanoflake yet,
+-- so the next ID claims the lowest free one (7 stays this process's)
 SELECT toid_node('nanoflake', NULL);
-SELECT toid_new('nanoflake');
+SELECT json_extract(toid_inspect('nanoflake', toid_new('nanoflake')), '$.generator'), toid_node('nanoflake');
 
 -- ==== NULL in, NULL out (the pure functions)
 SELECT toid_decode('ulid', NULL), toid_encode('ulid', NULL), toid_unix_ms(NULL, 'x'),
@@ -116,6 +123,7 @@ SELECT length(toid_new('ULID')), toid_min('UUIDv7', '2024'), toid_max('ulid_flak
 SELECT toid_decode('snowflake', '1');
 SELECT toid_node('ulid', 1);
 SELECT toid_node('nanoflake', 1024);
+SELECT toid_node('uid11-seq', 1024);
 SELECT toid_node('ulid-flake-scalable', 32);
 SELECT toid_node('nanoflake', -1);
 SELECT toid_node('nanoflake', 'seven');

@@ -2,6 +2,8 @@
 # ctest "sqlite": the SQLite extension through (1) the sqlite3 shell, output
 # compared with golden.expected, and (2) Python's sqlite3 module (Debian's
 # /usr/bin/python3: the pyenv one on PATH may lack enable_load_extension).
+# Node formats claim their nodes in a registry of the test's own
+# (tests/test_registry.sh), never in the machine's.
 # Usage: run_sqlite_tests.sh path/to/toid.so path/to/shared/vectors
 # Skips (exit 77) only when neither sqlite3 nor a usable python3 exists.
 set -euo pipefail
@@ -20,6 +22,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ran=0
+WORK=$tmp
+. "$here/../../../tests/test_registry.sh"
 
 if command -v sqlite3 >/dev/null; then
     ln -s "$module" "$tmp/toid.so"

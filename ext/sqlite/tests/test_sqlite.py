@@ -6,12 +6,16 @@ Checks: every conformance vector (decode, encode from int) through the SQL
 functions; 100,000 generated IDs per format unique and, where the format is
 monotonic, strictly increasing, in text and blob order alike, with round
 trips; two connections and four threads sharing a node without a duplicate;
-a forked child refused the parent's node; errors raise
-sqlite3.OperationalError with the library's reason. Exits non-zero on the
-first failed check.
+connections that set no node sharing the process's claimed node; a forked
+child claiming a node of its own, never its parent's, also through
+multiprocessing; errors raise sqlite3.OperationalError with the library's
+reason. Node formats claim in the registry TOID_CLAIM_CONF names (the
+caller's: run_sqlite_tests.sh makes one). Exits non-zero on the first
+failed check.
 """
 import glob
 import json
+import multiprocessing
 import os
 import re
 import sqlite3
@@ -23,11 +27,12 @@ MODULE, VECTORS = sys.argv[1], sys.argv[2]
 N = 100_000
 FORMATS = ["ulid", "ulid-flake", "ulid-flake-scalable", "scru160", "nanoflake",
            "uid11", "uid11-seq", "uuidv7"]
-NODE_FORMATS = {"nanoflake": 1023, "ulid-flake-scalable": 31}
+NODE_FORMATS = {"nanoflake": 1023, "ulid-flake-scalable": 31, "uid11-seq": 1000}
 UNORDERED = {"uid11"}   # random order inside a ms, as its spec wants
 # generate_series is an extension of the sqlite3 shell, not of the library
 SERIES = "WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < {}) "
 checks = 0
+sqlite3_inspector = None   # a connection for toid_inspect (main makes it)
 
 
 def check(cond, what):
@@ -48,6 +53,12 @@ def connect():
 
 def one(db, sql, *args):
     return db.execute(sql, args).fetchone()[0]
+
+
+def node_of(fmt, id_):
+    """The node an ID carries: nanoflake's generator, ulid-flake-scalable's sid."""
+    return json.loads(one(sqlite3_inspector, "SELECT toid_inspect(?, ?)", fmt, id_))[
+        "generator" if fmt == "nanoflake" else "sid"]
 
 
 def raises(db, sql, args, pattern, what):
@@ -136,6 +147,12 @@ def test_bulk(db):
         bad = one(db, "SELECT count(*) FROM ids WHERE toid_encode(?1, toid_decode(?1, id)) IS NOT id "
                       "OR toid_decode(?1, toid_encode(?1, toid_decode(?1, id))) IS NOT toid_decode(?1, id)", fmt)
         check(bad == 0, f"{fmt}: {bad} round trips failed")
+        if fmt in NODE_FORMATS:   # every ID carries the node set (claimed above)
+            field = {"nanoflake": "json_extract(toid_inspect(?1, id), '$.generator')",
+                     "ulid-flake-scalable": "json_extract(toid_inspect(?1, id), '$.sid')",
+                     "uid11-seq": "toid_int(?1, id) & 1023"}[fmt]
+            off = one(db, f"SELECT count(*) FROM ids WHERE {field} IS NOT ?2", fmt, NODE_FORMATS[fmt])
+            check(off == 0, f"{fmt}: {off} IDs without node {NODE_FORMATS[fmt]}")
         now = int(time.time() * 1000)
         late = one(db, "SELECT count(*) FROM ids WHERE abs(toid_unix_ms(?, id) - ?) > 600000", fmt, now)
         check(late == 0, f"{fmt}: {late} IDs not of the current time")
@@ -175,34 +192,103 @@ def test_shared_node():
     print("ok: connections and threads share a node's generator (0 duplicates)")
 
 
+def test_process_node():
+    """Connections that set no node share the process's node, claimed by the
+    first ID; one that sets a node claims it and uses it alone."""
+    a, b = connect(), connect()
+    n = one(a, "SELECT toid_node('nanoflake')")
+    first = node_of("nanoflake", one(a, "SELECT toid_new('nanoflake')"))
+    check(n is None or n == first, f"toid_node before the first ID: {n}, then {first}")
+    check(one(a, "SELECT toid_node('nanoflake')") == first, "toid_node: the process's node")
+    check(one(b, "SELECT toid_node('nanoflake')") == first, "another connection: the same node")
+    check(node_of("nanoflake", one(b, "SELECT toid_new('nanoflake')")) == first, "b's IDs: the process's node")
+    check(one(b, "SELECT toid_node('nanoflake', 17)") == 17, "toid_node(f, 17)")
+    check(node_of("nanoflake", one(b, "SELECT toid_new('nanoflake')")) == 17, "b's IDs: node 17")
+    check(node_of("nanoflake", one(a, "SELECT toid_new('nanoflake')")) == first, "a's IDs: still the process's")
+    check(one(b, "SELECT toid_node('nanoflake', NULL)") == first, "toid_node(f, NULL): the process's node")
+    print(f"ok: connections share the process's claimed node ({first}); a set node is the connection's")
+
+
 def test_fork():
-    """A forked child must not go on with a node the parent uses."""
+    """After fork() the child never uses its parent's nodes: its first ID
+    claims one of its own, on a connection it inherited too; a node set on
+    an inherited connection is refused while the parent holds it, naming it."""
     db = connect()
-    db.execute("SELECT toid_node('nanoflake', 11)").fetchall()
-    one(db, "SELECT toid_new('nanoflake')")
+    parent_ids = [one(db, "SELECT toid_new('nanoflake')") for _ in range(1000)]
+    n0 = node_of("nanoflake", parent_ids[0])
+    fixed = connect()
+    fixed.execute("SELECT toid_node('nanoflake', 11)").fetchall()
+    parent_ids.append(one(fixed, "SELECT toid_new('nanoflake')"))
+    r, w = os.pipe()
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
-            child = connect()
-            child.execute("SELECT toid_node('nanoflake', 11)").fetchall()
+            os.close(r)
+            ids = [one(db, "SELECT toid_new('nanoflake')") for _ in range(1000)]
+            out = {"ids": ids, "nodes": sorted({node_of("nanoflake", i) for i in ids}),
+                   "reported": one(db, "SELECT toid_node('nanoflake')"),
+                   "fresh": node_of("nanoflake", one(connect(), "SELECT toid_new('nanoflake')")),
+                   "refused": None}
             try:
-                child.execute("SELECT toid_new('nanoflake')").fetchall()
-                code = 2   # the parent's node went on in the child
+                fixed.execute("SELECT toid_new('nanoflake')").fetchall()
             except sqlite3.OperationalError as e:
-                if "(forked)" not in str(e):
-                    code = 3
-            child.execute("SELECT toid_node('nanoflake', 12)").fetchall()
-            if len(one(child, "SELECT toid_new('nanoflake')")) != 13:
-                code = 4
-        except Exception:
+                out["refused"] = str(e)
+            os.write(w, json.dumps(out).encode())
+        except Exception as e:   # noqa: BLE001 (said, then the exit status)
+            os.write(w, json.dumps({"error": repr(e)}).encode())
             code = 5
         os._exit(code)
+    os.close(w)
+    data = b""
+    while chunk := os.read(r, 1 << 16):
+        data += chunk
+    os.close(r)
     _, status = os.waitpid(pid, 0)
-    check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
-          f"fork: child exit status {status} (2: node went on, 3: wrong message, 4/5: other node failed)")
-    check(len(one(db, "SELECT toid_new('nanoflake')")) == 13, "fork: the parent stopped")
-    print("ok: a forked child is refused the parent's node, takes another")
+    got = json.loads(data or b"{}")
+    check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, f"fork: child status {status}: {got.get('error')}")
+    child = got["nodes"]
+    check(len(child) == 1 and child[0] not in (n0, 11), f"fork: the child's nodes {child} (parent: {n0}, 11)")
+    check(got["reported"] == child[0] and got["fresh"] == child[0],
+          f"fork: the child's toid_node {got['reported']}, a new connection's {got['fresh']}, IDs' {child}")
+    want = rf"nanoflake node 11 is in use by another process \(pid {os.getpid()}, lock "
+    check(got["refused"] is not None and re.search(want, got["refused"]) is not None,
+          f"fork: the parent's set node in the child: {got['refused']!r}")
+    parent_ids += [one(db, "SELECT toid_new('nanoflake')") for _ in range(1000)]
+    check({node_of("nanoflake", i) for i in parent_ids[-1000:]} == {n0}, "fork: the parent's node changed")
+    every = parent_ids + got["ids"]
+    check(len(set(every)) == len(every), "fork: parent and child repeated an ID")
+    print(f"ok: a forked child claims its own node ({child[0]}), never its parent's ({n0}, 11)")
+
+
+_inherited = None   # the parent's connection, used by the multiprocessing workers
+
+
+def _worker(n):
+    rows = _inherited.execute(SERIES.format(n) + "SELECT toid_new('ulid-flake-scalable') FROM s").fetchall()
+    return os.getpid(), [r[0] for r in rows]
+
+
+def test_multiprocessing():
+    """multiprocessing (fork) workers on a connection of the parent: each
+    worker's IDs carry a node of its own, none the parent's; no duplicate."""
+    global _inherited
+    _inherited = connect()
+    parent = [r[0] for r in _inherited.execute(SERIES.format(5000) + "SELECT toid_new('ulid-flake-scalable') FROM s")]
+    mine = {node_of("ulid-flake-scalable", i) for i in parent}
+    with multiprocessing.get_context("fork").Pool(3) as pool:
+        results = pool.map(_worker, [5000] * 6)
+    by_pid = {}
+    for pid, ids in results:
+        by_pid.setdefault(pid, []).extend(ids)
+    nodes = {pid: {node_of("ulid-flake-scalable", i) for i in ids} for pid, ids in by_pid.items()}
+    check(all(len(v) == 1 for v in nodes.values()), f"multiprocessing: a worker with several nodes: {nodes}")
+    used = [next(iter(v)) for v in nodes.values()]
+    check(len(set(used)) == len(used) and not set(used) & mine,
+          f"multiprocessing: workers' nodes {used}, the parent's {mine}")
+    every = parent + [i for _, ids in results for i in ids]
+    check(len(every) == 35000 and len(set(every)) == len(every), "multiprocessing: an ID repeated")
+    print(f"ok: multiprocessing workers claim nodes of their own ({sorted(used)}; the parent's {sorted(mine)})")
 
 
 def test_errors(db):
@@ -213,10 +299,8 @@ def test_errors(db):
     raises(db, "SELECT toid_encode('scru160', ?)", (b"\x00" * 19,),
            r"a 19-byte blob, expected 20 bytes", "short blob")
     raises(db, "SELECT toid_unix_ms('nanoflake', ?)", (b"\xff" * 8,), r"\(overflow\)", "blob overflow")
-    raises(db, "SELECT toid_new('nanoflake')", (), r"no node set", "node format without node")
-    db2 = connect()   # a new connection has no node, whatever others set
-    raises(db2, "SELECT toid_new('ulid-flake-scalable')", (), r"no node set", "node is per connection")
     raises(db, "SELECT toid_node('nanoflake', 1024)", (), r"0\.\.1023", "node out of range")
+    raises(db, "SELECT toid_node('uid11-seq', -1)", (), r"0\.\.1023", "uid11-seq node out of range")
     raises(db, "SELECT toid_node('uuidv7', 0)", (), r"has no node", "node of a format without one")
     raises(db, "SELECT toid_min('ulid-flake', '2000-01-01')", (), r"\(range\)", "time before the epoch")
     raises(db, "SELECT toid_max('ulid', 'soon')", (), r"is not a time", "not a time")
@@ -235,12 +319,16 @@ def test_errors(db):
 
 
 def main():
+    global sqlite3_inspector
     db = connect()
+    sqlite3_inspector = connect()
     test_vectors(db)
     test_errors(db)
     test_bulk(db)
     test_shared_node()
+    test_process_node()
     test_fork()
+    test_multiprocessing()   # last: its workers end with os._exit, their marks left ahead
     print(f"ok: python sqlite3 ({sqlite3.sqlite_version}), {checks} checks")
 
 
