@@ -388,7 +388,7 @@ int claims_start(const server_config *c) {
         if (rc == 0)
             continue;
         if (rc == TOID_CLAIM_EBUSY && s->fixed) {
-            log_err("%s node %" PRIu32 " is in use by another toidd or toid (its claim is held "
+            log_err("%s node %" PRIu32 " is in use by another generator (its claim is held "
                     "in %s): refusing to start a second generator with the same id",
                     fname(f), s->lo, s->node_format ? node_spec : spec);
             return -1;

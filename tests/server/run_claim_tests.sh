@@ -219,7 +219,7 @@ if start la --state-dir "$WORK/sa" "${LARGS[@]}" && start lb --state-dir "$WORK/
     check "local: other formats keep their marks in the state directory" [ -e "$WORK/sa/ulid-0.mark" ]
     # a fixed node held by another instance is refused
     run_fail fixed --state-dir "$WORK/sd" --claim "local=$CL" --formats nanoflake --gen nanoflake:node=1
-    check "local: a held --gen node=N is refused" grep -q 'nanoflake node 1 is in use by another toidd' "$FLOG"
+    check "local: a held --gen node=N is refused" grep -q 'nanoflake node 1 is in use by another generator' "$FLOG"
     stop_pid "${PID[lb]}"
     stop_pid "${PID[lc]}"
 else

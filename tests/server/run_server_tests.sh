@@ -566,9 +566,9 @@ done
 section_state_dir() {
 need_main
 run_expect_fail second --state-dir "$ST" --gen nanoflake:node=7
-check "a second instance on the same node is refused" grep -q 'nanoflake node 7 is in use by another toidd\|is in use by another toidd' "$LOG"
+check "a second instance on the same node is refused" grep -q 'node [0-9]* is in use by another' "$LOG"
 run_expect_fail second-nano --state-dir "$ST" --formats nanoflake --gen nanoflake:node=7
-check "... with a clear message" grep -q 'nanoflake node 7 is in use by another toidd' "$LOG"
+check "... with a clear message" grep -q 'nanoflake node 7 is in use by another generator (its claim is held in ' "$LOG"
 ST2=$WORK/state2
 mkdir -p "$ST2"
 if start other-node --state-dir "$ST2" --formats nanoflake --gen nanoflake:node=8; then
