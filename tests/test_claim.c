@@ -480,33 +480,54 @@ TEST_CASE(local_all_held) {
 extern const char *toid__claim_registry; /* claim_local.c: where "local" claims; tests move it */
 extern const char *toid__claim_registry_group;
 
-/* In a child process as uid/gid 65534 (nobody, nogroup), with extra
- * group `group` if it is not -1: opens spec and claims f's node `node`.
- * Returns 0 (claimed), else the error; the message in msg. */
+/* `test_claim as-user REGISTRY GROUP FORMAT NODE` (main below): as uid and
+ * gid 65534 (nobody, nogroup), with extra group GROUP unless it is -1, opens
+ * "local" in REGISTRY and claims FORMAT's NODE; prints the message, exits
+ * with the error (0: claimed). A fresh process (exec, not only fork: the
+ * parent's claimer has a thread, and ThreadSanitizer refuses new threads in
+ * a fork of a threaded process). */
+static int as_user_main(char **argv) {
+    gid_t group = (gid_t)strtol(argv[1], NULL, 10);
+    gid_t groups[1] = {group};
+    if (setgroups(group == (gid_t)-1 ? 0 : 1, groups) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+        return 99;
+    extern const char *toid__claim_registry;
+    toid__claim_registry = argv[0];
+    toid_claimer_opts o;
+    tc_opts(&o);
+    toid_claimer *c;
+    toid_claim *k;
+    int rc = tc_open("local", &o, &c);
+    if (rc == 0) {
+        rc = toid_claim_acquire(c, (toid_format)atoi(argv[2]), 0, (uint32_t)atoi(argv[3]),
+                                (uint32_t)atoi(argv[3]), &k);
+        if (rc == 0)
+            toid_claim_release(k, 1);
+        toid_claimer_close(c);
+    }
+    printf("%s", rc == 0 ? "" : tc_last());
+    return rc == 0 ? 0 : -rc > 255 ? 1 : -rc;
+}
+
+/* as-user (above) in a new process of this program: 0 (claimed), else the
+ * error; the message in msg. spec is "local" (the registry now set). */
 static int as_other_user(const char *spec, gid_t group, toid_format f, uint32_t node, char *msg,
                          size_t cap) {
+    extern const char *toid__claim_registry;
+    (void)spec;
     int fds[2];
     if (pipe(fds) < 0)
         return -1;
     pid_t pid = fork();
     if (pid == 0) {
+        char g[32], fs[16], ns[16];
+        snprintf(g, sizeof g, "%ld", group == (gid_t)-1 ? -1L : (long)group);
+        snprintf(fs, sizeof fs, "%d", (int)f);
+        snprintf(ns, sizeof ns, "%u", node);
+        dup2(fds[1], 1);
         close(fds[0]);
-        gid_t groups[1] = {group};
-        if (setgroups(group == (gid_t)-1 ? 0 : 1, groups) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
-            _exit(99);
-        toid_claimer_opts o;
-        tc_opts(&o);
-        toid_claimer *c;
-        toid_claim *k;
-        int rc = tc_open(spec, &o, &c);
-        if (rc == 0) {
-            rc = toid_claim_acquire(c, f, 0, node, node, &k);
-            if (rc == 0)
-                toid_claim_release(k, 1);
-            toid_claimer_close(c);
-        }
-        dprintf(fds[1], "%s", rc == 0 ? "" : tc_last());
-        _exit(rc == 0 ? 0 : -rc > 255 ? 1 : -rc);
+        execl("/proc/self/exe", "test_claim", "as-user", toid__claim_registry, g, fs, ns, (char *)NULL);
+        _exit(98);
     }
     close(fds[1]);
     ssize_t n = read(fds[0], msg, cap - 1);
@@ -1195,6 +1216,8 @@ static void teardown(void) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 6 && strcmp(argv[1], "as-user") == 0)
+        return as_user_main(argv + 2);
     if (argc == 2 && strcmp(argv[1], "port") == 0) { /* a free loopback port, for the CLI's test */
         int port = claim_test_free_port();
         printf("%d\n", port);
