@@ -20,6 +20,13 @@ cat <<'EOF'
 CREATE FUNCTION toid_parse(text) RETURNS jsonb
     AS 'MODULE_PATHNAME', 'toid_pg_parse' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION toid_parse(text) IS 'the fields of an ID of any format, the format detected';
+
+CREATE FUNCTION toid_claims(OUT format text, OUT node int, OUT backend text, OUT state text,
+                            OUT deadline_in_ms bigint, OUT detail text) RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'toid_pg_claims' LANGUAGE C VOLATILE;
+COMMENT ON FUNCTION toid_claims() IS 'the node claims of the node formats (toid preloaded): node, backend, state, deadline';
+CREATE VIEW toid_claims AS SELECT * FROM toid_claims();
+COMMENT ON VIEW toid_claims IS 'the node claims of the node formats: which node this cluster holds, from where, until when';
 EOF
 
 # c_fn NAME ARGS RET SYMBOL [VOLATILITY]: a function of the module

@@ -28,7 +28,9 @@ cluster_create "$build_dir" "$@"
 set +e
 sb=$pg_tmp/standby
 trap 'as_pg "$pg_bindir/pg_ctl" -D "$sb" -m immediate stop >/dev/null 2>&1; cluster_cleanup' EXIT
-conf="synchronous_commit = off
+mkdir -m 2770 "$pg_tmp/registry" && chown postgres "$pg_tmp/registry"
+conf="toid.claim = 'local=$pg_tmp/registry'
+synchronous_commit = off
 toid.node = 7
 toid.clock_wait_max_ms = 300
 wal_level = replica"

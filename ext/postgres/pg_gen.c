@@ -60,7 +60,7 @@ static shmem_startup_hook_type prev_shmem_startup_hook;
 
 /* The extension's settings for fmt into *c: GEN_READY, GEN_NO_NODE or
  * GEN_NODE_RANGE. */
-static int gen_config(const pgtoid_fmt *fmt, uint32 flags, toid_gen_config *c) {
+static int gen_config_node(const pgtoid_fmt *fmt, uint32 flags, int node, toid_gen_config *c) {
     toid_gen_config_default(fmt->f, c);
     /* A database default must not fail an INSERT because a few hundred rows
      * fell in one ms: where the format's policy is the spec's overflow error
@@ -69,13 +69,17 @@ static int gen_config(const pgtoid_fmt *fmt, uint32 flags, toid_gen_config *c) {
         c->on_exhausted = TOID_EXHAUSTED_WAIT;
     c->flags = flags;
     if (fmt->node_max >= 0) {
-        if (node_setting < 0)
+        if (node < 0)
             return GEN_NO_NODE;
-        if (node_setting > fmt->node_max)
+        if (node > fmt->node_max)
             return GEN_NODE_RANGE;
-        c->node = (uint32)node_setting;
+        c->node = (uint32)node;
     }
     return GEN_READY;
+}
+
+static int gen_config(const pgtoid_fmt *fmt, uint32 flags, toid_gen_config *c) {
+    return gen_config_node(fmt, flags, node_setting, c);
 }
 
 /* Initialises g (toid_gen_size(fmt->f) bytes) for fmt: GEN_READY,
@@ -91,6 +95,7 @@ static void request_shmem(void) {
         prev_shmem_request_hook();
     RequestAddinShmemSpace(gen_offset(TOID_FORMAT_COUNT));
     pgtoid_marks_request();
+    pgtoid_claims_request();
 }
 
 /* Runs in the postmaster (and again after a crash re-initialises shared
@@ -101,12 +106,27 @@ static void startup_shmem(void) {
         prev_shmem_startup_hook();
     LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
     shared = ShmemInitStruct("toid generators", gen_offset(TOID_FORMAT_COUNT), &found);
+    /* (the node formats' generators are initialised again by the claims
+     * worker, with the node it claimed: pgtoid_gen_reinit) */
     if (!found)
         for (int f = 0; f < TOID_FORMAT_COUNT; f++)
             shared->state[f] = init_gen(shared_gen((toid_format)f), pgtoid_format_of((toid_format)f), TOID_GEN_SHARED);
     pgtoid_marks_startup();
+    pgtoid_claims_startup();
     LWLockRelease(AddinShmemInitLock);
 }
+
+int pgtoid_gen_reinit(toid_format f, uint32 node) {
+    const pgtoid_fmt *fmt = pgtoid_format_of(f);
+    toid_gen_config c;
+    int st = gen_config_node(fmt, TOID_GEN_SHARED, (int)node, &c);
+    if (st == GEN_READY)
+        st = toid_gen_init_size(shared_gen(f), toid_gen_size(f), &c);
+    shared->state[f] = st;
+    return st;
+}
+
+int pgtoid_node_setting(void) { return node_setting; }
 
 void pgtoid_gen_init(void) {
     int node_max = 0;
@@ -122,7 +142,8 @@ void pgtoid_gen_init(void) {
                              * defined after start) */
                             process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
                             0, NULL, NULL, NULL);
-    pgtoid_marks_init();    /* its settings, before the prefix is closed */
+    pgtoid_marks_init();    /* their settings, before the prefix is closed */
+    pgtoid_claims_init();
     MarkGUCPrefixReserved("toid");
     if (process_shared_preload_libraries_in_progress) {
         prev_shmem_request_hook = shmem_request_hook;
@@ -157,6 +178,8 @@ static pg_attribute_noreturn() void refuse(const pgtoid_fmt *fmt, int state) {
 static toid_gen *generator(const pgtoid_fmt *fmt) {
     int rc;
     if (shared) {
+        if (fmt->node_max >= 0 && pgtoid_claims_enabled())
+            return shared_gen(fmt->f);      /* served while claimed: pgtoid_claims_next */
         if (shared->state[fmt->f] != GEN_READY)
             refuse(fmt, shared->state[fmt->f]);
         return shared_gen(fmt->f);
@@ -190,7 +213,7 @@ Datum toid_pg_new(PG_FUNCTION_ARGS) {
     int rc;
     if (shared)
         pgtoid_marks_before(fmt);   /* the cluster's one stream: above the mark of before this start */
-    rc = toid_gen_next(g, bin, NULL);
+    rc = shared ? pgtoid_claims_next(fmt, g, bin) : toid_gen_next(g, bin, NULL);
     if (rc < 0)
         pgtoid_error(fmt, rc, "generate");
     if (shared)

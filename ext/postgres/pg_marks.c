@@ -245,6 +245,8 @@ static RmgrData toid_rmgr = {
 
 /* ---- start-up ----------------------------------------------------------- */
 
+int pgtoid_mark_reserve_ms(void) { return reserve_ms; }
+
 void pgtoid_marks_init(void) {
     DefineCustomIntVariable("toid.mark_reserve_ms",
                             "How far ahead of the IDs each durable mark of a shared generator reaches.",

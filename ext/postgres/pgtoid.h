@@ -63,5 +63,25 @@ void pgtoid_marks_before(const pgtoid_fmt *fmt);
 /* Before the ID bin leaves: its time after the start's mark, and at or
  * before a durable mark (written now, WAL and file, if needed). */
 void pgtoid_marks_admit(const pgtoid_fmt *fmt, const uint8_t *bin);
+/* toid.mark_reserve_ms. */
+int pgtoid_mark_reserve_ms(void);
+
+/* Initialises f's shared generator again with node (the claims worker,
+ * holding f's claim lock exclusively): 0 or the refusal. toid.node: -1
+ * when unset. */
+int pgtoid_gen_reinit(toid_format f, uint32 node);
+int pgtoid_node_setting(void);
+
+/* The node formats' node claims (pg_claims.c): _init: toid.claim and, while
+ * preloading, the worker; _request and _startup: from the shared memory
+ * hooks. _enabled: preloaded (the node formats are served by claims only). */
+void pgtoid_claims_init(void);
+void pgtoid_claims_request(void);
+void pgtoid_claims_startup(void);
+bool pgtoid_claims_enabled(void);
+/* The next ID of fmt from the shared generator g: for a node format, made
+ * under its claim (refused, SQLSTATE 55000, while none is held) and admitted
+ * against the claim's mark and deadline; other formats: toid_gen_next. */
+int pgtoid_claims_next(const pgtoid_fmt *fmt, toid_gen *g, uint8_t *bin);
 
 #endif /* PGTOID_H */

@@ -18,7 +18,10 @@ build_dir=$1
 shift
 cluster_create "$build_dir" "$@"
 # speed, not durability: the cluster is thrown away
-fast="fsync = off
+# the node claims' registry: the test's own (as toid.claim names it)
+mkdir -m 2770 "$pg_tmp/registry" && chown postgres "$pg_tmp/registry"
+fast="toid.claim = 'local=$pg_tmp/registry'
+fsync = off
 synchronous_commit = off
 full_page_writes = off
 toid.node = 7"
