@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# bench_claim.sh — node claims in etcd, measured with the toid CLI against a
-# single etcd member started here (loopback, free ports, temp data dir):
-#  1. the claim of the last free node with 1023 of 1024 nanoflake nodes held
+# bench_claim.sh — node claims, measured with the toid CLI against a local
+# registry and a single etcd member started here (loopback, free ports, temp
+# data dir):
+#  1. the claim of node 0 in a local registry; the claim of the last free
+#     node in etcd with 1023 of 1024 nanoflake nodes held
 #     (one range read of the nodes, then the transaction on node 1023),
 #     side by side with the same run on an empty prefix (node 0 free: the
 #     floor of a claimed run — process start, lease, txn, mark, release);
@@ -35,8 +37,9 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
-export XDG_RUNTIME_DIR=$WORK/run
-mkdir -m 0700 "$XDG_RUNTIME_DIR"
+# runs without --claim claim in a registry of this run's, not the host's
+mkdir -m 2770 "$WORK/registry"
+export TOID_CLAIM=local=$WORK/registry TOID_CLAIM_CONF=/dev/null
 
 port() { # a free loopback port (bash's /dev/tcp: refused = free)
     local p
@@ -83,13 +86,17 @@ for _ in $(seq "$ROUNDS"); do
     t2=$(ms)
     "$TOID" new nanoflake -n 1 --no-claim >/dev/null
     t3=$(ms)
+    "$TOID" new nanoflake -n 1 >/dev/null       # the local registry (TOID_CLAIM above)
+    t4=$(ms)
     echo $((t1 - t0)) >>"$WORK/t.empty"
     echo $((t2 - t1)) >>"$WORK/t.full"
     echo $((t3 - t2)) >>"$WORK/t.none"
+    echo $((t4 - t3)) >>"$WORK/t.local"
 done
 grep -q '"generator":1023' "$WORK/o.full" || echo "bench_claim: the full run did not get node 1023" >&2
 printf 'toid new nanoflake -n 1, median of %s runs (ms):\n' "$ROUNDS"
 printf '  --no-claim (floor: no claim)              %6s\n' "$(median <"$WORK/t.none")"
+printf '  claim in a local registry (node 0 free)   %6s\n' "$(median <"$WORK/t.local")"
 printf '  claim in etcd, node 0 free (empty prefix) %6s\n' "$(median <"$WORK/t.empty")"
 printf '  claim in etcd, 1023 of 1024 nodes held    %6s\n' "$(median <"$WORK/t.full")"
 
