@@ -1030,17 +1030,26 @@ static void process_fork(const char *spec, const char *dir) {
     }
     /* a child that never makes an ID does not keep its parent's node held:
      * its copy of the lock file was closed at fork() */
-    int q[2];
-    CHECK(pipe(q) == 0);
+    int q[2], ready[2];
+    CHECK(pipe(q) == 0 && pipe(ready) == 0);
     fflush(NULL);
     pid_t idle = fork();
     if (idle == 0) {
         close(q[1]);
+        close(ready[0]);
+        /* fork() has returned here: the child's fork handlers have run */
+        ssize_t w = write(ready[1], "r", 1);
         char b;
         ssize_t r = read(q[0], &b, 1); /* until the parent is done */
-        _exit(r < 0);
+        _exit(r < 0 || w != 1);
     }
     close(q[0]);
+    close(ready[1]);
+    {
+        char b;
+        CHECK(read(ready[0], &b, 1) == 1);   /* (not by timing: the child said so) */
+        close(ready[0]);
+    }
     toid_claim_process_release(k);
     if (other) {
         CHECK_EQ_INT(toid_claim_acquire(other, TOID_ULID_FLAKE_SCALABLE, 0, 0, 0, &kx), 0);
