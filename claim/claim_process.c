@@ -42,6 +42,7 @@ typedef struct held {
     toid_claim *k;
     toid_format f;
     int process_node;   /* the process's node of f (asked for with want < 0) */
+    int own;            /* toid_claim_process_own: one caller's alone, never shared */
     int64_t epoch_ms;
 } held;
 
@@ -138,11 +139,21 @@ uint32_t toid_claim_node_max(toid_format f) {
     return fi->caller_node_bits ? (uint32_t)((1ull << fi->caller_node_bits) - 1) : 0;
 }
 
-/* The claim of f the process holds for want (< 0: the process's node), or
- * NULL. Called with mu held. */
+/* The shared claim of f the process holds for want (< 0: the process's
+ * node), or NULL. Called with mu held. */
 static held *find(toid_format f, int64_t want) {
     for (held *h = holds; h; h = h->next)
-        if (h->f == f && (want < 0 ? h->process_node : toid_claim_node(h->k) == (uint32_t)want))
+        if (h->f == f && !h->own
+            && (want < 0 ? h->process_node : toid_claim_node(h->k) == (uint32_t)want))
+            return h;
+    return NULL;
+}
+
+/* A valid claim of its own (toid_claim_process_own) that holds node n of f,
+ * or NULL. Called with mu held. */
+static held *find_own(toid_format f, uint32_t n) {
+    for (held *h = holds; h; h = h->next)
+        if (h->f == f && h->own && toid_claim_node(h->k) == n && toid_claim_valid(h->k, NULL))
             return h;
     return NULL;
 }
@@ -186,8 +197,8 @@ static int open_claimer(const char *what, char *err, size_t err_size) {
     return rc;
 }
 
-int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim **out,
-                       char *err, size_t err_size) {
+static int claim_process(toid_format f, int64_t epoch_ms, int64_t want, int own,
+                         toid_claim **out, char *err, size_t err_size) {
     *out = NULL;
     const toid_format_info *fi = toid_format_get(f);
     uint32_t max = toid_claim_node_max(f);
@@ -201,7 +212,9 @@ int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim
         return TOID_EINVAL;
     }
     char what[80];
-    if (want < 0)
+    if (want < 0 && own)
+        snprintf(what, sizeof what, "no node of %s claimed (a node of its own)", fi->name);
+    else if (want < 0)
         snprintf(what, sizeof what, "no node of %s claimed", fi->name);
     else
         snprintf(what, sizeof what, "node %" PRId64 " of %s not claimed", want, fi->name);
@@ -209,7 +222,19 @@ int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim
     pthread_mutex_lock(&mu);
     forget_if_forked();
     int rc = 0;
-    held *h = find(f, want);
+    /* A node this process holds: shared (the same claim) unless one of the
+     * callers wants it alone; two generators on one node would repeat IDs. */
+    held *h = own ? NULL : find(f, want);
+    if (want >= 0 && ((!own && find_own(f, (uint32_t)want))
+                      || (own && (h = find(f, want)) != NULL && toid_claim_valid(h->k, NULL)))) {
+        claim_err(err, err_size, "%s: held by this process (pid %ld) already, by %s", what,
+                  (long)getpid(), own ? "the callers that share its claims (a process-wide "
+                  "generator)" : "a caller that holds it alone (a generator of its own)");
+        rc = TOID_CLAIM_EBUSY;
+        goto done;
+    }
+    if (own)
+        h = NULL;
     if (h && toid_claim_valid(h->k, NULL)) {
         if (h->epoch_ms != epoch_ms) {
             claim_err(err, err_size, "%s: this process holds node %" PRIu32 " for epoch %" PRId64
@@ -253,7 +278,8 @@ int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim
     }
     nh->k = k;
     nh->f = f;
-    nh->process_node = want < 0;
+    nh->process_node = want < 0 && !own;
+    nh->own = own;
     nh->epoch_ms = epoch_ms;
     nh->next = holds;
     holds = nh;
@@ -261,6 +287,16 @@ int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim
 done:
     pthread_mutex_unlock(&mu);
     return rc;
+}
+
+int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim **out,
+                       char *err, size_t err_size) {
+    return claim_process(f, epoch_ms, want, 0, out, err, err_size);
+}
+
+int toid_claim_process_own(toid_format f, int64_t epoch_ms, int64_t want, toid_claim **out,
+                           char *err, size_t err_size) {
+    return claim_process(f, epoch_ms, want, 1, out, err, err_size);
 }
 
 int toid_claim_process_held(toid_format f, int64_t want, toid_claim **out) {

@@ -302,6 +302,24 @@ uint32_t toid_claim_node_max(toid_format f);
 int toid_claim_process(toid_format f, int64_t epoch_ms, int64_t want, toid_claim **out,
                        char *err, size_t err_size);
 
+/*
+ * A claim for one caller alone (a generator object of a binding, with a
+ * stream of its own), from the same claimer as toid_claim_process:
+ *   want < 0:  the lowest free node of the whole range: never the
+ *              process's node of f, nor any other node this process holds;
+ *   want >= 0: that node; TOID_CLAIM_EBUSY while anyone holds it, this
+ *              process included (err says which).
+ * Never returned by toid_claim_process or toid_claim_process_held, and
+ * toid_claim_process refuses its node (TOID_CLAIM_EBUSY) while it is held:
+ * two generators on one node would repeat IDs. A claim of its own that is
+ * lost is not replaced: the caller asks for another. Given back with
+ * toid_claim_process_release (else at exit), refusing from then on; after
+ * fork() it refuses in the child as the others do. Errors as
+ * toid_claim_process.
+ */
+int toid_claim_process_own(toid_format f, int64_t epoch_ms, int64_t want, toid_claim **out,
+                           char *err, size_t err_size);
+
 /* 1 and *out if this process holds a valid claim of f for want (as
  * toid_claim_process takes it), without claiming anything; else 0. */
 int toid_claim_process_held(toid_format f, int64_t want, toid_claim **out);

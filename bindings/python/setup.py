@@ -10,6 +10,10 @@ Where libtoid comes from (environment):
   TOID_INCLUDE_DIR  the directory of toid.h   (default: ../../include)
   TOID_STATIC_LIB   the path of libtoid.a     (default: ../../build/libtoid.a)
   TOID_WERROR=1     compile the module with -Werror (the CMake build sets it)
+  TOID_CLAIM_INCLUDE_DIR  the directory of toid_claim.h (default: ../../claim)
+  TOID_CLAIM_STATIC_LIB   libtoid_claim.a, the node claims (default: ../../build/claim/)
+  TOID_CLAIM_LIBS   what it needs beside it, ':'-separated paths or names
+                    (with etcd built in: libjansson.so:dl; the CMake build sets it)
 
     cmake -S . -B build && cmake --build build -j2       # at the top of the checkout
     cd bindings/python && python3 setup.py build_ext --inplace
@@ -23,9 +27,15 @@ TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
 include_dir = os.environ.get("TOID_INCLUDE_DIR", os.path.join(TOP, "include"))
 static_lib = os.environ.get("TOID_STATIC_LIB", os.path.join(TOP, "build", "libtoid.a"))
 
-if not os.path.exists(static_lib):
-    raise SystemExit(f"setup.py: {static_lib} not found: build libtoid with CMake first, "
-                     "or set TOID_STATIC_LIB")
+claim_include = os.environ.get("TOID_CLAIM_INCLUDE_DIR", os.path.join(TOP, "claim"))
+claim_lib = os.environ.get("TOID_CLAIM_STATIC_LIB",
+                           os.path.join(TOP, "build", "claim", "libtoid_claim.a"))
+claim_libs = [x for x in os.environ.get("TOID_CLAIM_LIBS", "").split(":") if x]
+
+for lib, var in ((static_lib, "TOID_STATIC_LIB"), (claim_lib, "TOID_CLAIM_STATIC_LIB")):
+    if not os.path.exists(lib):
+        raise SystemExit(f"setup.py: {lib} not found: build libtoid with CMake first, "
+                         f"or set {var}")
 
 setup(
     name="toid",
@@ -39,8 +49,10 @@ setup(
         Extension(
             "toid._toid",
             sources=["toid/_toid.c"],
-            include_dirs=[include_dir, os.path.join(HERE, "..", "common")],
-            extra_objects=[static_lib],
+            include_dirs=[include_dir, claim_include, os.path.join(HERE, "..", "common")],
+            # the claim library first: it uses libtoid
+            extra_objects=[claim_lib, static_lib] + [x for x in claim_libs if "/" in x],
+            libraries=[x for x in claim_libs if "/" not in x],
             extra_compile_args=["-std=c11", "-Wall", "-Wextra", "-Wshadow",
                                 "-Wstrict-prototypes", "-Wmissing-prototypes",
                                 "-fvisibility=hidden"]

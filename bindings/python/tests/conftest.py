@@ -1,13 +1,37 @@
 """Finds the vectors: $TOID_VECTORS_DIR (CTest sets it), else shared/vectors
 beside the checkout, as the C tests do (../shared/vectors from the top); and
-gives the node formats a node before each test."""
+gives the test run a node registry of its own, as tests/test_registry.sh
+does for the scripts: a group-writable directory named by a claim
+configuration file that TOID_CLAIM_CONF points at (inherited by every
+process the tests start), never this machine's /var/lib/toid/claims."""
 import os
+import shutil
+import tempfile
 
 import pytest
 
-import toid
-
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# (before the first claim: the claim configuration is read then.) Not
+# removed at exit: the claims are given back after Python's own exit
+# handlers, into the registry. CTest names a directory in the build tree,
+# emptied here at each run; elsewhere a temporary one stays behind.
+_WORK = os.environ.get("TOID_TEST_WORK")
+if _WORK:
+    shutil.rmtree(_WORK, ignore_errors=True)
+    os.makedirs(_WORK)
+else:
+    _WORK = tempfile.mkdtemp(prefix="toid-pytest-")
+REGISTRY = os.path.join(_WORK, "registry")
+os.mkdir(REGISTRY)
+os.chmod(REGISTRY, 0o2770)
+CLAIM_CONF = os.path.join(_WORK, "host-claim.conf")
+with open(CLAIM_CONF, "w", encoding="utf-8") as _f:
+    _f.write(f"claim = local={REGISTRY}\n")
+os.environ["TOID_CLAIM_CONF"] = CLAIM_CONF
+for _v in ("TOID_CLAIM", "TOID_CLAIM_PREFIX", "TOID_CLAIM_TTL"):
+    os.environ.pop(_v, None)
+
 
 
 @pytest.fixture(scope="session")
@@ -19,10 +43,7 @@ def vectors_dir():
     return d
 
 
-@pytest.fixture(autouse=True)
-def node_formats_have_a_node():
-    """The process-wide node formats refuse without a node (test_nodes.py
-    checks that, in fresh processes): every test starts with node 1."""
-    for fmt, info in toid.formats().items():
-        if info["node_max"] is not None:
-            toid.configure(fmt, node=1)
+@pytest.fixture
+def registry():
+    """The registry the tests claim in."""
+    return REGISTRY

@@ -4,9 +4,20 @@ import toid
 
 
 def ids(fmt, count):
-    """count IDs of fmt made one call at a time, as text."""
+    """count IDs of fmt made one call at a time, as text. Ulid-Flake's
+    overflow within a ms (its spec: an error, the caller tries again) is
+    tried again, as a caller would."""
     new = toid.new
-    return [new(fmt) for _ in range(count)]
+    if not fmt.startswith("ulid-flake"):
+        return [new(fmt) for _ in range(count)]
+    out = []
+    while len(out) < count:
+        try:
+            out.append(new(fmt))
+        except toid.GenerationError as e:
+            if e.reason != "overflow":
+                raise
+    return out
 
 
 def ids_joined(fmt, count):
@@ -14,16 +25,18 @@ def ids_joined(fmt, count):
     return "\n".join(ids(fmt, count))
 
 
-def nanoflake_after_fork(node, count):
-    """In a forked child: the inherited nanoflake generator must refuse (its
-    node is the parent's); after configure(node) it works."""
-    try:
-        toid.new("nanoflake")
-        refused = None
-    except toid.GenerationError as e:
-        refused = e.reason
-    toid.configure("nanoflake", node=node)
-    return refused, ids("nanoflake", count)
+def node_after_fork(fmt, count):
+    """In a forked child (the parent made IDs of fmt before the fork): the
+    child's first ID claims a node of its own. Returns (node, IDs)."""
+    got = ids(fmt, count)
+    return _node_of(fmt, got[0]), got
+
+
+def _node_of(fmt, text):
+    i = toid.parse(text, fmt)
+    return {"nanoflake": lambda: i.fields["generator"],
+            "ulid-flake-scalable": lambda: i.fields["sid"],
+            "uid11-seq": lambda: i.int & 1023}[fmt]()
 
 
 INHERITED = None   # a toid.Generator the parent sets before forking
@@ -38,19 +51,26 @@ def inherited_generator_refusal():
         return e.reason, str(e)
 
 
-def refusals_then_ids(node, count):
-    """In a fresh process (spawn): every process-wide way to make an ID of a
-    node format refuses before configure; after configure(fmt, node) they
-    work. Returns ({(fmt, call): (reason, message)}, count nanoflake IDs)."""
-    calls = {"new": lambda f: toid.new(f), "new_bytes": lambda f: toid.new_bytes(f),
-             "new_many": lambda f: toid.new_many(f, 100), "ID.new": lambda f: toid.ID.new(f)}
-    refused = {}
-    for fmt in ("nanoflake", "ulid-flake-scalable"):
-        for name, call in calls.items():
-            try:
-                call(fmt)
-                refused[fmt, name] = (None, "")
-            except toid.GenerationError as e:
-                refused[fmt, name] = (e.reason, str(e))
-    toid.configure("nanoflake", node=node)
-    return refused, ids("nanoflake", count)
+def main(argv):
+    """python3 workers.py held FMT COUNT [NODE]: claims a node of FMT (its
+    first ID, or configure(node=NODE)), prints "node N", waits for a line on
+    stdin (so that the test knows every process holds its claim at once),
+    then prints COUNT IDs, one a line. Errors: "error REASON MESSAGE"."""
+    import sys
+    _, fmt, count = argv[:3]
+    try:
+        if len(argv) > 3:
+            toid.configure(fmt, node=int(argv[3]))
+        first = ids(fmt, 1)[0]
+    except toid.ClaimError as e:
+        print("error", e.reason, e, flush=True)
+        return 0
+    print("node", _node_of(fmt, first), flush=True)
+    sys.stdin.readline()
+    print("\n".join([first] + ids(fmt, int(count) - 1)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

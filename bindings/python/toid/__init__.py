@@ -7,8 +7,19 @@ fork-safe, and strict decoding::
     import toid
     toid.new("ulid")                    # '01J...'
     toid.parse("01ARZ3NDEKTSV4RRFFQ69G5FAV").time
-    toid.configure("nanoflake", node=7) # node formats first need a node unique
-    toid.new("nanoflake")               # among the processes that generate them
+    toid.new("nanoflake")               # node formats claim their node (below)
+
+Node formats (nanoflake, ulid-flake-scalable, uid11-seq, whose 10 low bits
+carry it) are unique across generators only if no two running generators
+hold the same node. The process claims its node on its first ID of the
+format, from the host's claim configuration (TOID_CLAIM, else the file
+TOID_CLAIM_CONF or /etc/toid/claim.conf), else the host's node registry
+/var/lib/toid/claims; it holds it until it exits and admits every ID with
+the claim before returning it. A forked child claims its own on its first
+ID. No claim to be had is a ClaimError naming the configuration, never a
+node 0 that another process also uses. configure(format, node=N) and
+claim(format, node=N) name the node (claimed, refused while another holds
+it); each Generator of a node format claims a node of its own.
 
 The generating functions are the C functions themselves (no Python frame on
 the hot path); the ID value type is Python over the library's decoders.
@@ -19,6 +30,7 @@ import uuid as _uuid
 from toid import _toid
 from toid._toid import (  # noqa: F401  (re-exported)
     LIBRARY_VERSION,
+    ClaimError,
     GenerationError,
     Generator as _CGenerator,
     ParseError,
@@ -30,7 +42,8 @@ from toid._toid import (  # noqa: F401  (re-exported)
 __version__ = "0.1.0"
 
 __all__ = [
-    "FORMATS", "ID", "Generator", "GenerationError", "ParseError", "configure", "formats",
+    "FORMATS", "ID", "Claim", "ClaimError", "Generator", "GenerationError", "ParseError",
+    "claim", "configure", "formats",
     "make", "new", "new_bytes", "new_many", "parse", "time_bounds", "LIBRARY_VERSION",
 ]
 
@@ -65,18 +78,78 @@ def _ms_of(when):
 
 
 def configure(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None):
-    """Reconfigures the process-wide generator of format (its node: nanoflake's
-    generator id 0..1023, ulid-flake-scalable's sid 0..31; its epoch).
+    """Reconfigures the process-wide generator of format (replacing its whole
+    setting: its epoch, entropy size, wait bound; and for the node formats
+    nanoflake (0..1023), ulid-flake-scalable (0..31) and uid11-seq (0..1023)
+    its node).
 
-    The node formats (formats()[f]["node_max"] is not None) generate through
-    new(), new_bytes() and new_many() only once configure gave them a node,
-    unique among the running processes that generate the format: until then
-    (and after a configure without node, which replaces the whole setting)
-    they raise GenerationError with reason "no node", never a silent node 0
-    that another process would also use. Also re-arms a node format in a
-    forked child. Not while other threads generate that format."""
+    The node formats' node is claimed (see the module's doc): without node,
+    the process's node, claimed on the next ID (the lowest free one); with
+    node=N, node N, claimed now: ClaimError (reason "busy", naming the
+    holder) while another process or Generator holds it, and nothing
+    changes. A node the process held by number before is given back. Not
+    while other threads generate that format."""
     _toid.configure(format, node=node, epoch=_epoch_ms(epoch),
                     entropy_bytes=entropy_bytes, wait_max_ms=wait_max_ms)
+
+
+class Claim:
+    """The claim of a node that the process-wide generator of a node format
+    uses (toid.claim): .format, .node, .valid; release() gives the node back
+    (the generator then claims the process's node again on its next ID).
+    A context manager: ``with toid.claim("nanoflake") as c: ...`` releases
+    it at the end of the block."""
+    __slots__ = ("_format", "_cap", "_node")
+
+    def __init__(self, format, cap):
+        self._format = format
+        self._cap = cap
+        self._node = _toid._claim_node(cap)
+
+    @property
+    def format(self):
+        """The format's name."""
+        return self._format
+
+    @property
+    def node(self):
+        """The node held."""
+        return self._node
+
+    @property
+    def valid(self):
+        """True while held: not released, lost, past its deadline, nor (in a
+        forked child) the parent's."""
+        return self._cap is not None and _toid._claim_valid(self._cap)
+
+    def release(self):
+        """Gives the node back (its high-water mark lowered to the last ID
+        admitted). Again: nothing."""
+        if self._cap is not None:
+            cap, self._cap = self._cap, None
+            _toid._claim_release(self._format, cap)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
+
+    def __repr__(self):
+        state = "held" if self.valid else "released"
+        return f"<toid.Claim {self._format} node {self._node} ({state})>"
+
+
+def claim(format, node=None):
+    """Claims a node of a node format for the process-wide generator now and
+    returns the Claim: node=None the process's node (the one its first ID
+    would claim), node=N that node (ClaimError, reason "busy", naming the
+    holder, while another holds it). new(format) and friends use it until
+    Claim.release() (or the end of a with block). Raises ClaimError when no
+    claim can be had (the message names the claim configuration) and
+    ValueError for a format without a node."""
+    return Claim(format, _toid._claim(format, node))
 
 
 class Generator(_CGenerator):
@@ -85,10 +158,24 @@ class Generator(_CGenerator):
 
     Generator(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None)
 
-    node is required (TypeError without it) for the node formats (nanoflake,
-    ulid-flake-scalable), and must be unique among their running generators.
+    A Generator of a node format (nanoflake, ulid-flake-scalable, uid11-seq)
+    claims a node of its own, as the process-wide generators do theirs (see
+    the module's doc): node=None the lowest free node (never the process's
+    node nor another Generator's: two generators on one node would repeat
+    IDs), node=N that node (ClaimError "busy", naming the holder, while
+    anyone holds it, this process included). .node is the node; every ID is
+    admitted by the claim; close() (or the end of a with block, or garbage
+    collection) gives the node back. In a forked child it refuses: make a
+    new one there.
     """
     __slots__ = ()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
 
     def __init__(self, format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None):
         super().__init__(format, node=node, epoch=_epoch_ms(epoch),

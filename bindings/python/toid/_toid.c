@@ -8,6 +8,16 @@
  * cost about as much) and released for batches, whose generation and
  * encoding run into a C buffer before the Python objects are made.
  * Everything about a format comes from the library: names, sizes, fields.
+ *
+ * Node claims (claim/toid_claim.h, linked in privately as libtoid is): the
+ * formats whose IDs carry a node (nanoflake, ulid-flake-scalable, and
+ * uid11-seq, whose 10 low bits then carry it) make IDs only with a node
+ * this process holds a claim of: the process-wide generators with the
+ * process's node (toid_claim_process: claimed on the first ID from the
+ * host's claim configuration, else the host's node registry) or the node
+ * configure()/claim() named; each Generator object with a node of its own
+ * (toid_claim_process_own). Every ID, or batch, is admitted by its claim
+ * (toid_claim_admit: atomics) before it is returned.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -15,9 +25,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <toid.h>
 
+#include "toid_claim.h"
 #include "toid_node_max.h"
 
 /* Batches at least this long run without the GIL. */
@@ -32,13 +44,30 @@ static PyObject *format_names[TOID_FORMAT_COUNT]; /* interned "ulid", ... */
  * format descriptor at import (toid_node_max.h). */
 static uint32_t node_max[TOID_FORMAT_COUNT];
 
-/* Whether the last configure() of a node format gave its process-wide
- * generator a node. Until then new(), new_bytes() and new_many() refuse it:
- * the library's default, node 0 in every process, would make two processes
- * issue the same IDs. Read and written with the GIL held. A forked child
- * inherits the flag, and the library refuses it there ("forked") until the
- * child configures a node of its own. */
-static char node_set[TOID_FORMAT_COUNT];
+/* The largest node a claim of each format holds (toid_claim_node_max: the
+ * generator's node, or uid11-seq's 10 low bits), 0 for the formats whose
+ * IDs carry no node: the claimed formats. */
+static uint32_t claim_max[TOID_FORMAT_COUNT];
+
+static PyObject *ClaimError;       /* toid.ClaimError(GenerationError) */
+
+/* The process-wide generator of a claimed format: the library's generator of
+ * the format (toid_new), configured with the node of claim k. Read and
+ * written with the GIL held; a batch that runs without the GIL keeps the k
+ * and epoch it started with. */
+typedef struct {
+    toid_gen_config cfg;  /* configure()'s settings (node: the claim's, set when configured) */
+    int64_t want;         /* -1: the process's node; else the node configure() or claim() named */
+    pid_t want_pid;       /* the process that named it: a forked child claims the process's
+                             node (its parent goes on holding the named one) */
+    toid_claim *k;        /* the claim the generator is configured with; NULL: claimed (or
+                             looked up) on the next ID. Never freed (claim_process.c), so
+                             a batch without the GIL may keep it: a claim given back,
+                             lost or the parent's after fork() refuses its admits */
+    unsigned serial;      /* moves at each configure() and claim(): a claim made without
+                             the GIL across one is looked up again */
+} process_gen;
+static process_gen pgen[TOID_FORMAT_COUNT];
 
 /* ---- formats ----------------------------------------------------------- */
 
@@ -93,25 +122,165 @@ static PyObject *raise_generation(toid_format f, const char *why, PyObject *msg)
 static PyObject *generation_error(toid_format f, int rc) {
     const char *name = toid_format_get(f)->name;
     return raise_generation(f, toid_err_name(rc), rc == TOID_EFORKED
-        ? PyUnicode_FromFormat("%s: this process is a fork and its parent goes on with the "
-                               "node it had: call toid.configure(%R, node=N), or make a new "
-                               "toid.Generator, with a node unique among the running "
-                               "processes (forked)", name, format_names[f])
+        ? PyUnicode_FromFormat("%s: this Generator was made by the parent process, which goes "
+                               "on with its node: make a new toid.Generator(%R) in this "
+                               "process, which claims a node of its own (forked)", name,
+                               format_names[f])
         : PyUnicode_FromFormat("%s: %s (%s)", name, toid_strerror(rc), toid_err_name(rc)));
 }
 
-/* 1 if the process-wide generator of f may generate; 0 with GenerationError
- * (reason "no node") for a node format no configure() gave a node. */
-static int node_ready(toid_format f) {
-    if (!node_max[f] || node_set[f])
+static PyObject *config_error(const char *what, int rc, const toid_gen_config *cfg,
+                              toid_config_use use);
+
+/* The short name of a claim error ("busy", "behind", "io", "lost",
+ * "corrupt") or a library error ("invalid"). */
+static const char *claim_reason(int rc) {
+    switch (rc) {
+#define TOID__PY_CLAIM_NAME(name, val, shortname, msg) case val: return shortname;
+    TOID_CLAIM_ERROR_LIST(TOID__PY_CLAIM_NAME)
+#undef TOID__PY_CLAIM_NAME
+    default: return toid_err_name(rc);
+    }
+}
+
+/* Raises ClaimError (a GenerationError) "<format>: <why> (<reason>)" with
+ * .reason and .format. */
+static PyObject *claim_error(toid_format f, int rc, const char *why) {
+    const char *reason = claim_reason(rc);
+    PyObject *msg = PyUnicode_FromFormat("%s: %s (%s)", toid_format_get(f)->name, why, reason);
+    PyObject *exc = msg ? PyObject_CallOneArg(ClaimError, msg) : NULL;
+    Py_XDECREF(msg);
+    if (exc) {
+        PyObject *r = PyUnicode_FromString(reason);
+        if (r && PyObject_SetAttrString(exc, "reason", r) == 0
+            && PyObject_SetAttrString(exc, "format", format_names[f]) == 0)
+            PyErr_SetObject(ClaimError, exc);
+        Py_XDECREF(r);
+        Py_DECREF(exc);
+    }
+    return NULL;
+}
+
+/* ClaimError for IDs of node `node` that its claim did not admit. */
+static PyObject *refused(toid_format f, uint32_t node, int rc, const char *whose) {
+    char why[400];
+    snprintf(why, sizeof why, "node %u: %s claim did not admit the ID: %s%s", (unsigned)node,
+             whose, toid_claim_strerror(rc),
+             rc == TOID_CLAIM_ELOST ? " (given back, lost, past its deadline, or the parent "
+             "process's after fork(): no more IDs of this node from it)" : "");
+    return claim_error(f, rc, why);
+}
+
+/* The epoch IDs of cfg count from (the claim's), and the one toid_time_of
+ * takes for them (TOID_EPOCH_DEFAULT for the formats whose epoch is fixed). */
+static int64_t claim_epoch(const toid_gen_config *cfg) {
+    const toid_format_info *fi = toid_format_get(cfg->format);
+    if (!fi->epoch_configurable || cfg->epoch_ms == TOID_EPOCH_DEFAULT || cfg->epoch_ms == 0)
+        return fi->default_epoch_ms;
+    return cfg->epoch_ms;
+}
+static int64_t time_epoch(const toid_gen_config *cfg) {
+    return toid_format_get(cfg->format)->epoch_configurable ? claim_epoch(cfg) : TOID_EPOCH_DEFAULT;
+}
+
+/* The node the generator itself takes: the claim's for the formats whose
+ * generator has one; 0 for uid11-seq, whose node goes into the value's low
+ * bits after generating (set_low_node). */
+static uint32_t gen_node(toid_format f, uint32_t node) { return node_max[f] ? node : 0; }
+
+/* Writes node into the caller_node_bits lowest bits of bin (uid11-seq). */
+static void set_low_node(toid_format f, uint8_t *bin, uint32_t node) {
+    const toid_format_info *fi = toid_format_get(f);
+    unsigned bits = fi->caller_node_bits;
+    uint8_t *last = bin + fi->bin_size - 1;
+    for (unsigned k = 0; k < bits; k += 8) {
+        unsigned w = bits - k < 8 ? bits - k : 8;
+        uint8_t mask = (uint8_t)((1u << w) - 1);
+        last[-(int)(k / 8)] = (uint8_t)((last[-(int)(k / 8)] & ~mask) | ((node >> k) & mask));
+    }
+}
+
+/* Where a claim of f fails with a node out of its range: a ValueError as
+ * the library's own ("node: 1024 is above nanoflake's largest, 1023"). */
+static int node_in_range(const char *what, toid_format f, PyObject *node) {
+    if (!node || node == Py_None)
         return 1;
-    const char *name = toid_format_get(f)->name;
-    raise_generation(f, "no node", PyUnicode_FromFormat(
-        "%s needs a node and this process has none: call toid.configure(%R, node=N) with N "
-        "(0..%u) unique among the running processes that generate %s, or use "
-        "toid.Generator(%R, node=N); node 0 in every process would repeat IDs (no node)",
-        name, format_names[f], (unsigned)node_max[f], name, format_names[f]));
-    return 0;
+    unsigned long v = PyLong_AsUnsignedLong(node);
+    if (PyErr_Occurred() || v > claim_max[f]) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s: node: %R is above %s's largest, %u (invalid)", what,
+                     node, toid_format_get(f)->name, (unsigned)claim_max[f]);
+        return 0;
+    }
+    return 1;
+}
+
+/* The claim of the process-wide generator of claimed format f, the
+ * generator configured with its node: the node configure()/claim() named,
+ * else the process's node, claimed (without the GIL: it may wait for the
+ * clock or the network) on the first ID and after a claim stops admitting.
+ * NULL with ClaimError set if none can be had. */
+static toid_claim *process_claim(toid_format f) {
+    process_gen *p = &pgen[f];
+    for (;;) {
+        if (p->k)
+            return p->k;
+        if (p->want >= 0 && p->want_pid != getpid())
+            p->want = -1;                 /* a child of fork(): not the parent's node */
+        unsigned serial = p->serial;
+        int64_t want = p->want, epoch = claim_epoch(&p->cfg);
+        char err[2048] = "";
+        toid_claim *k = NULL;
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = toid_claim_process(f, epoch, want, &k, err, sizeof err);
+        Py_END_ALLOW_THREADS
+        if (p->serial != serial)
+            continue;                     /* configure() ran meanwhile: its settings */
+        if (rc < 0)
+            return claim_error(f, rc, err), NULL;
+        if (p->k == k)
+            return k;                     /* another thread configured it meanwhile */
+        toid_gen_config cfg = p->cfg;
+        cfg.node = gen_node(f, toid_claim_node(k));
+        if ((rc = toid_configure(&cfg)) < 0)
+            return config_error("configure", rc, &cfg, TOID_FOR_CONFIGURE), NULL;
+        p->k = k;
+        return k;
+    }
+}
+
+/* The next ID of claimed format f from its process-wide generator into bin,
+ * admitted by its claim. 0, or -1 with an exception set. A claim that stops
+ * admitting (lost; the parent's, in a child of fork()) or a generator that
+ * refuses as forked is replaced once: the ID made with the old one never
+ * leaves. */
+static int process_next(toid_format f, uint8_t *bin) {
+    for (int again = 0;; again++) {
+        toid_claim *k = process_claim(f);
+        if (!k)
+            return -1;
+        int rc = toid_new(f, bin);
+        if (rc == TOID_EFORKED && !again) {
+            pgen[f].k = NULL;
+            continue;
+        }
+        if (rc < 0)
+            return generation_error(f, rc), -1;
+        uint32_t node = toid_claim_node(k);
+        set_low_node(f, bin, node);
+        int64_t ms;
+        rc = toid_time_of(f, bin, time_epoch(&pgen[f].cfg), &ms);
+        if (rc == 0)
+            rc = toid_claim_admit(k, ms, ms);
+        if (rc == 0)
+            return 0;
+        if (rc == TOID_CLAIM_ELOST && !again) {
+            pgen[f].k = NULL;
+            continue;
+        }
+        return refused(f, node, rc, "the process's"), -1;
+    }
 }
 
 /* Raises ParseError for text that format f (or, for TOID_FORMAT_COUNT, no
@@ -185,10 +354,18 @@ static int optional_format(const char *fn, PyObject *const *args, Py_ssize_t nar
 static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     int f = optional_format("new", args, nargs);
-    if (f < 0 || !node_ready((toid_format)f))
+    if (f < 0)
         return NULL;
     char text[TOID_TEXT_MAX];
-    int len = toid_new_text((toid_format)f, text, sizeof text);
+    int len;
+    if (claim_max[f]) {
+        uint8_t bin[TOID_BIN_MAX];
+        if (process_next((toid_format)f, bin) < 0)
+            return NULL;
+        len = toid_encode((toid_format)f, bin, text, sizeof text);
+    } else {
+        len = toid_new_text((toid_format)f, text, sizeof text);
+    }
     if (len < 0)
         return generation_error((toid_format)f, len);
     return ascii_str(text, (size_t)len);
@@ -197,10 +374,16 @@ static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *py_new_bytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     int f = optional_format("new_bytes", args, nargs);
-    if (f < 0 || !node_ready((toid_format)f))
+    if (f < 0)
         return NULL;
     uint8_t bin[TOID_BIN_MAX];
-    int rc = toid_new((toid_format)f, bin);
+    int rc = 0;
+    if (claim_max[f]) {
+        if (process_next((toid_format)f, bin) < 0)
+            return NULL;
+    } else {
+        rc = toid_new((toid_format)f, bin);
+    }
     if (rc < 0)
         return generation_error((toid_format)f, rc);
     return PyBytes_FromStringAndSize((const char *)bin, (Py_ssize_t)toid_bin_size((toid_format)f));
@@ -225,10 +408,16 @@ static PyObject *py_c_loop(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "On:_c_loop", &fmt, &n))
         return NULL;
     int f = format_arg(fmt);
-    if (f < 0 || !node_ready((toid_format)f))
+    if (f < 0)
         return NULL;
     char text[TOID_TEXT_MAX];
+    uint8_t bin[TOID_BIN_MAX];
     for (Py_ssize_t i = 0; i < n; i++) {
+        if (claim_max[f]) {                 /* claimed: each admitted, as new() does */
+            if (process_next((toid_format)f, bin) < 0)
+                return NULL;
+            continue;
+        }
         int rc = toid_new_text((toid_format)f, text, sizeof text);
         if (rc < 0)
             return generation_error((toid_format)f, rc);
@@ -236,21 +425,52 @@ static PyObject *py_c_loop(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* n IDs of f into bin, and their texts into text (NUL-separated) if not
- * NULL. Touches no Python object: runs with or without the GIL. */
-static int fill(toid_format f, toid_gen *gen, size_t n, uint8_t *bin, char *text) {
+/* The claim that admits a batch (NULL: a format without a node) and the
+ * epoch to read the IDs' times with. */
+typedef struct {
+    toid_claim *k;
+    int64_t epoch;
+} batch_claim;
+
+/* n IDs of f into bin, admitted by claim->k if not NULL (their node into
+ * the low bits first, for uid11-seq), and their texts into text
+ * (NUL-separated) if not NULL. *claim_rc gets the claim's refusal (the
+ * return value is then 0). Touches no Python object: runs with or without
+ * the GIL. */
+static int fill(toid_format f, toid_gen *gen, size_t n, uint8_t *bin, char *text,
+                const batch_claim *claim, int *claim_rc) {
+    *claim_rc = 0;
     if (n == 0)
         return 0;
     int rc = gen ? toid_gen_batch(gen, bin, n, NULL) : toid_new_batch(f, bin, n, NULL);
     size_t size = toid_bin_size(f), tlen = toid_format_get(f)->text_len;
+    if (rc >= 0 && claim->k) {
+        uint32_t node = toid_claim_node(claim->k);
+        for (size_t i = 0; i < n; i++)
+            set_low_node(f, bin + i * size, node);
+        int64_t lo, hi;   /* the claimed formats' generators are strictly increasing */
+        int trc = toid_time_of(f, bin, claim->epoch, &lo);
+        if (trc == 0)
+            trc = toid_time_of(f, bin + (n - 1) * size, claim->epoch, &hi);
+        if (trc == 0)
+            trc = toid_claim_admit(claim->k, lo, hi);
+        if (trc < 0) {
+            *claim_rc = trc;
+            return 0;
+        }
+    }
     for (size_t i = 0; rc >= 0 && text && i < n; i++)
         toid_encode(f, bin + i * size, text + i * (tlen + 1), tlen + 1);
     return rc;
 }
 
 /* n IDs of f as a list of str (text) or bytes; gen NULL for the process-wide
- * generator. Generation and encoding run without the GIL for long batches. */
-static PyObject *many(toid_format f, toid_gen *gen, Py_ssize_t n, int as_text) {
+ * generator; admitted by claim->k (NULL: not claimed). Generation and
+ * encoding run without the GIL for long batches. NULL with an exception
+ * set, or NULL without one and *claim_rc set when the claim refused. */
+static PyObject *many(toid_format f, toid_gen *gen, Py_ssize_t n, int as_text,
+                      const batch_claim *claim, int *claim_rc) {
+    *claim_rc = 0;
     if (n < 0)
         return PyErr_Format(PyExc_ValueError, "count must be >= 0, not %zd", n);
     size_t size = toid_bin_size(f);
@@ -267,15 +487,18 @@ static PyObject *many(toid_format f, toid_gen *gen, Py_ssize_t n, int as_text) {
     int rc;
     if (n >= TOID_PY_NOGIL_MIN) {
         Py_BEGIN_ALLOW_THREADS
-        rc = fill(f, gen, (size_t)n, bin, text);
+        rc = fill(f, gen, (size_t)n, bin, text, claim, claim_rc);
         Py_END_ALLOW_THREADS
     } else {
-        rc = fill(f, gen, (size_t)n, bin, text);     /* short: not worth the GIL's round trip */
+        rc = fill(f, gen, (size_t)n, bin, text, claim, claim_rc);   /* short: not worth the GIL's round trip */
     }
     PyObject *list = NULL;
     if (rc < 0) {
-        generation_error(f, rc);
-    } else if ((list = PyList_New(n)) != NULL) {
+        if (!(rc == TOID_EFORKED && claim->k && !gen)) /* (the caller replaces the claim) */
+            generation_error(f, rc);
+        else
+            *claim_rc = TOID_CLAIM_ELOST;
+    } else if (*claim_rc == 0 && (list = PyList_New(n)) != NULL) {
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *item = as_text
                 ? ascii_str(text + (size_t)i * (tlen + 1), tlen)
@@ -300,7 +523,28 @@ static PyObject *py_new_many(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "On|p:new_many", &fmt, &n, &as_bytes))
         return NULL;
     int f = format_arg(fmt);
-    return f < 0 || !node_ready((toid_format)f) ? NULL : many((toid_format)f, NULL, n, !as_bytes);
+    if (f < 0)
+        return NULL;
+    batch_claim none = { NULL, 0 };
+    int claim_rc;
+    if (!claim_max[f])
+        return many((toid_format)f, NULL, n, !as_bytes, &none, &claim_rc);
+    /* claimed: as process_next, a claim that stops admitting (or the
+     * parent's generator, in a child of fork()) is replaced once */
+    for (int again = 0;; again++) {
+        batch_claim c = { process_claim((toid_format)f), time_epoch(&pgen[f].cfg) };
+        if (!c.k)
+            return NULL;
+        PyObject *list = many((toid_format)f, NULL, n, !as_bytes, &c, &claim_rc);
+        if (list || claim_rc == 0)
+            return list;
+        if (claim_rc == TOID_CLAIM_ELOST && !again) {
+            if (pgen[f].k == c.k)
+                pgen[f].k = NULL;
+            continue;
+        }
+        return refused((toid_format)f, toid_claim_node(c.k), claim_rc, "the process's");
+    }
 }
 
 /* ---- generator settings -------------------------------------------------- */
@@ -338,6 +582,53 @@ static int config_from(int f, PyObject *node, PyObject *epoch, PyObject *entropy
 
 static char *config_kwlist[] = { "format", "node", "epoch", "entropy_bytes", "wait_max_ms", NULL };
 
+/* The claim of node want of claimed format f (< 0: the process's node), own:
+ * a node of its own (toid_claim_process_own); claimed without the GIL. NULL
+ * with ClaimError set when refused. */
+static toid_claim *claim_now(toid_format f, int64_t epoch, int64_t want, int own) {
+    char err[2048] = "";
+    toid_claim *k = NULL;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = own ? toid_claim_process_own(f, epoch, want, &k, err, sizeof err)
+             : toid_claim_process(f, epoch, want, &k, err, sizeof err);
+    Py_END_ALLOW_THREADS
+    return rc < 0 ? (claim_error(f, rc, err), NULL) : k;
+}
+
+/* Gives k back (without the GIL: the mark is written, to a file or etcd). */
+static void release_claim(toid_claim *k) {
+    Py_BEGIN_ALLOW_THREADS
+    toid_claim_process_release(k);
+    Py_END_ALLOW_THREADS
+}
+
+/* The process-wide generator of claimed format f takes cfg, node want and
+ * its claim k (NULL: claimed on the next ID). The claim it had is given back
+ * unless it is the one it goes on with (the process's node, same epoch). */
+static PyObject *process_set(toid_format f, const toid_gen_config *cfg, int64_t want,
+                             toid_claim *k) {
+    process_gen *p = &pgen[f];
+    toid_claim *old = p->k;
+    int keep = old == k || (want < 0 && p->want < 0 && claim_epoch(&p->cfg) == claim_epoch(cfg));
+    p->cfg = *cfg;
+    p->want = want;
+    p->want_pid = getpid();
+    p->serial++;
+    p->k = NULL;
+    if (old && !keep)
+        release_claim(old);
+    if (k) {
+        toid_gen_config c = *cfg;
+        c.node = gen_node(f, toid_claim_node(k));
+        int rc = toid_configure(&c);
+        if (rc < 0)
+            return config_error("configure", rc, &c, TOID_FOR_CONFIGURE);
+        p->k = k;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
     (void)self;
     PyObject *fmt, *node = NULL, *epoch = NULL, *eb = NULL, *wait = NULL;
@@ -348,12 +639,102 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
     toid_gen_config cfg;
     if (f < 0 || config_from(f, node, epoch, eb, wait, &cfg) < 0)
         return NULL;
-    int rc = toid_configure(&cfg);
-    if (rc < 0)
-        return config_error("configure", rc, &cfg, TOID_FOR_CONFIGURE);
-    /* configure replaces the whole configuration: without a node the
-     * generator is back at node 0, which is refused again */
-    node_set[f] = node != NULL && node != Py_None;
+    if (!claim_max[f]) {
+        int rc = toid_configure(&cfg);
+        if (rc < 0)
+            return config_error("configure", rc, &cfg, TOID_FOR_CONFIGURE);
+        Py_RETURN_NONE;
+    }
+    /* A claimed format: the settings checked, then node N claimed now (a
+     * node held elsewhere is refused here, naming its holder, and nothing
+     * changes); without node, the process's node, claimed on the next ID. */
+    if (!node_in_range("configure", (toid_format)f, node))
+        return NULL;
+    int64_t want = node && node != Py_None ? (int64_t)cfg.node : -1;
+    cfg.node = want >= 0 ? gen_node((toid_format)f, cfg.node) : 0;
+    char why[200];
+    if (toid_gen_config_explain(&cfg, TOID_FOR_CONFIGURE, why, sizeof why) < 0)
+        return config_error("configure", TOID_EINVAL, &cfg, TOID_FOR_CONFIGURE);
+    toid_claim *k = NULL;
+    if (want >= 0 && !(k = claim_now((toid_format)f, claim_epoch(&cfg), want, 0)))
+        return NULL;
+    return process_set((toid_format)f, &cfg, want, k);
+}
+
+/* ---- claims held explicitly: toid.claim() --------------------------------- */
+
+#define CLAIM_CAPSULE "toid._claim"
+
+/* _claim(format, node or None) -> capsule: the process-wide generator of
+ * format takes node (None: the process's node), claimed now. */
+static PyObject *py_claim(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *fmt, *node;
+    if (!PyArg_ParseTuple(args, "OO:claim", &fmt, &node))
+        return NULL;
+    int f = format_arg(fmt);
+    if (f < 0)
+        return NULL;
+    if (!claim_max[f])
+        return PyErr_Format(PyExc_ValueError, "claim: %s has no node to claim (the formats with "
+                            "one: nanoflake, ulid-flake-scalable, uid11-seq)",
+                            toid_format_get((toid_format)f)->name);
+    int64_t want = -1;
+    if (node != Py_None) {
+        if (!node_in_range("claim", (toid_format)f, node))
+            return NULL;
+        want = (int64_t)PyLong_AsUnsignedLong(node);
+    }
+    toid_claim *k = claim_now((toid_format)f, claim_epoch(&pgen[f].cfg), want, 0);
+    if (!k)
+        return NULL;
+    toid_gen_config cfg = pgen[f].cfg;
+    PyObject *r = process_set((toid_format)f, &cfg, want, k);
+    if (!r)
+        return NULL;
+    Py_DECREF(r);
+    return PyCapsule_New(k, CLAIM_CAPSULE, NULL);
+}
+
+static toid_claim *capsule_claim(PyObject *cap) {
+    return PyCapsule_GetPointer(cap, CLAIM_CAPSULE);
+}
+
+/* _claim_node(capsule) -> int */
+static PyObject *py_claim_node(PyObject *self, PyObject *cap) {
+    (void)self;
+    toid_claim *k = capsule_claim(cap);
+    return k ? PyLong_FromUnsignedLong(toid_claim_node(k)) : NULL;
+}
+
+/* _claim_valid(capsule) -> bool: held, not lost, not given back, not a
+ * parent's after fork(). */
+static PyObject *py_claim_valid(PyObject *self, PyObject *cap) {
+    (void)self;
+    toid_claim *k = capsule_claim(cap);
+    return k ? PyBool_FromLong(toid_claim_valid(k, NULL)) : NULL;
+}
+
+/* _claim_release(format, capsule): gives the node back; the process-wide
+ * generator of format goes back to the process's node (claimed afresh on
+ * its next ID) if it had this one. */
+static PyObject *py_claim_release(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *fmt, *cap;
+    if (!PyArg_ParseTuple(args, "OO:claim_release", &fmt, &cap))
+        return NULL;
+    int f = format_arg(fmt);
+    toid_claim *k = f < 0 ? NULL : capsule_claim(cap);
+    if (!k)
+        return NULL;
+    process_gen *p = &pgen[f];
+    if (p->k == k)
+        p->k = NULL;
+    if (p->want >= 0 && (uint32_t)p->want == toid_claim_node(k)) {
+        p->want = -1;
+        p->serial++;
+    }
+    release_claim(k);
     Py_RETURN_NONE;
 }
 
@@ -363,6 +744,9 @@ typedef struct {
     PyObject_HEAD
     toid_gen *gen;     /* toid_gen_size(format) bytes on the heap, never moved */
     int format;
+    toid_claim *claim; /* a claimed format's node of its own (toid_claim_process_own) */
+    int64_t epoch;     /* what toid_time_of takes for its IDs */
+    int closed;        /* close(): the node given back */
 } GeneratorObject;
 
 static int Generator_init(GeneratorObject *self, PyObject *args, PyObject *kw) {
@@ -374,17 +758,29 @@ static int Generator_init(GeneratorObject *self, PyObject *args, PyObject *kw) {
     toid_gen_config cfg;
     if (f < 0 || config_from(f, node, epoch, eb, wait, &cfg) < 0)
         return -1;
-    if (node_max[f] && (!node || node == Py_None)) {   /* never a silent node 0 */
-        PyErr_Format(PyExc_TypeError, "Generator(%R) needs node=N (0..%u), unique among the "
-                     "generators of %R that run at once", fmt, (unsigned)node_max[f], fmt);
-        return -1;
-    }
     if (self->gen) {   /* another thread may be generating from it right now */
         PyErr_SetString(PyExc_RuntimeError, "a Generator cannot be re-initialised: make a new one");
         return -1;
     }
+    toid_claim *k = NULL;
+    if (claim_max[f]) {   /* a node of its own, claimed: the one named, else the lowest free */
+        if (!node_in_range("Generator", (toid_format)f, node))
+            return -1;
+        int64_t want = node && node != Py_None ? (int64_t)cfg.node : -1;
+        cfg.node = want >= 0 ? gen_node((toid_format)f, cfg.node) : 0;
+        char why[200];
+        if (toid_gen_config_explain(&cfg, TOID_FOR_GEN_INIT, why, sizeof why) < 0) {
+            config_error("Generator", TOID_EINVAL, &cfg, TOID_FOR_GEN_INIT);
+            return -1;
+        }
+        if (!(k = claim_now((toid_format)f, claim_epoch(&cfg), want, 1)))
+            return -1;
+        cfg.node = gen_node((toid_format)f, toid_claim_node(k));
+    }
     size_t gen_size = toid_gen_size((toid_format)f);
     if (!(self->gen = PyMem_RawCalloc(1, gen_size))) {
+        if (k)
+            release_claim(k);
         PyErr_NoMemory();
         return -1;
     }
@@ -392,23 +788,50 @@ static int Generator_init(GeneratorObject *self, PyObject *args, PyObject *kw) {
     if (rc < 0) {
         PyMem_RawFree(self->gen);
         self->gen = NULL;
+        if (k)
+            release_claim(k);
         config_error("Generator", rc, &cfg, TOID_FOR_GEN_INIT);
         return -1;
     }
     self->format = f;
+    self->claim = k;
+    self->epoch = time_epoch(&cfg);
     return 0;
 }
 
 static void Generator_dealloc(GeneratorObject *self) {
+    if (self->claim && !self->closed)
+        release_claim(self->claim);   /* (the claim itself stays allocated: claim_process.c) */
     PyMem_RawFree(self->gen);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int Generator_ready(GeneratorObject *self) {
-    if (self->gen)
-        return 1;
-    PyErr_SetString(PyExc_RuntimeError, "Generator.__init__ was not called");
-    return 0;
+    if (!self->gen) {
+        PyErr_SetString(PyExc_RuntimeError, "Generator.__init__ was not called");
+        return 0;
+    }
+    if (self->closed) {
+        PyErr_Format(PyExc_ValueError, "this %s Generator is closed (its node was given back): "
+                     "make a new one", toid_format_get((toid_format)self->format)->name);
+        return 0;
+    }
+    return 1;
+}
+
+/* An ID of a claimed Generator, in bin: its node into the low bits
+ * (uid11-seq), admitted by its claim. 0, or -1 with ClaimError set. */
+static int Generator_admit(GeneratorObject *self, uint8_t *bin) {
+    if (!self->claim)
+        return 0;
+    toid_format f = (toid_format)self->format;
+    uint32_t node = toid_claim_node(self->claim);
+    set_low_node(f, bin, node);
+    int64_t ms;
+    int rc = toid_time_of(f, bin, self->epoch, &ms);
+    if (rc == 0)
+        rc = toid_claim_admit(self->claim, ms, ms);
+    return rc == 0 ? 0 : (refused(f, node, rc, "this Generator's"), -1);
 }
 
 static PyObject *Generator_new(GeneratorObject *self, PyObject *unused) {
@@ -416,7 +839,18 @@ static PyObject *Generator_new(GeneratorObject *self, PyObject *unused) {
     if (!Generator_ready(self))
         return NULL;
     char text[TOID_TEXT_MAX];
-    int len = toid_gen_next_text(self->gen, text, sizeof text);
+    int len;
+    if (self->claim) {
+        uint8_t bin[TOID_BIN_MAX];
+        int rc = toid_gen_next(self->gen, bin, NULL);
+        if (rc < 0)
+            return generation_error((toid_format)self->format, rc);
+        if (Generator_admit(self, bin) < 0)
+            return NULL;
+        len = toid_encode((toid_format)self->format, bin, text, sizeof text);
+    } else {
+        len = toid_gen_next_text(self->gen, text, sizeof text);
+    }
     if (len < 0)
         return generation_error((toid_format)self->format, len);
     return ascii_str(text, (size_t)len);
@@ -430,6 +864,8 @@ static PyObject *Generator_new_bytes(GeneratorObject *self, PyObject *unused) {
     int rc = toid_gen_next(self->gen, bin, NULL);
     if (rc < 0)
         return generation_error((toid_format)self->format, rc);
+    if (Generator_admit(self, bin) < 0)
+        return NULL;
     return PyBytes_FromStringAndSize((const char *)bin,
                                      (Py_ssize_t)toid_bin_size((toid_format)self->format));
 }
@@ -439,7 +875,35 @@ static PyObject *Generator_new_many(GeneratorObject *self, PyObject *args) {
     int as_bytes = 0;
     if (!Generator_ready(self) || !PyArg_ParseTuple(args, "n|p:new_many", &n, &as_bytes))
         return NULL;
-    return many((toid_format)self->format, self->gen, n, !as_bytes);
+    batch_claim c = { self->claim, self->epoch };
+    int claim_rc;
+    PyObject *list = many((toid_format)self->format, self->gen, n, !as_bytes, &c, &claim_rc);
+    if (!list && claim_rc)
+        refused((toid_format)self->format, toid_claim_node(self->claim), claim_rc,
+                "this Generator's");
+    return list;
+}
+
+/* close(): gives the node of a claimed Generator back (its mark lowered to
+ * the last ID admitted); no more IDs from it. Again: nothing. */
+static PyObject *Generator_close(GeneratorObject *self, PyObject *unused) {
+    (void)unused;
+    if (self->gen && !self->closed) {
+        self->closed = 1;
+        if (self->claim)
+            release_claim(self->claim);
+    }
+    Py_RETURN_NONE;
+}
+
+/* The node of a claimed Generator (None for the formats without one). */
+static PyObject *Generator_node(GeneratorObject *self, void *closure) {
+    (void)closure;
+    if (!self->gen)
+        return Generator_ready(self), NULL;
+    if (!self->claim)
+        Py_RETURN_NONE;
+    return PyLong_FromUnsignedLong(toid_claim_node(self->claim));
 }
 
 static PyObject *Generator_format(GeneratorObject *self, void *closure) {
@@ -455,11 +919,15 @@ static PyMethodDef Generator_methods[] = {
     { "new_bytes", (PyCFunction)Generator_new_bytes, METH_NOARGS, "The next ID as bytes." },
     { "new_many", (PyCFunction)Generator_new_many, METH_VARARGS,
       "new_many(n, as_bytes=False): n strictly increasing IDs (uid11: sorted)." },
+    { "close", (PyCFunction)Generator_close, METH_NOARGS,
+      "Gives a claimed node back (nanoflake, ulid-flake-scalable, uid11-seq); no more IDs." },
     { NULL, NULL, 0, NULL }
 };
 
 static PyGetSetDef Generator_getset[] = {
     { "format", (getter)Generator_format, NULL, "The generator's format.", NULL },
+    { "node", (getter)Generator_node, NULL,
+      "The node it claimed (None for the formats without one).", NULL },
     { NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -718,6 +1186,10 @@ static PyMethodDef module_methods[] = {
     { "_c_loop", py_c_loop, METH_VARARGS, "Benchmarks: n IDs made by the C library alone." },
     { "configure", (PyCFunction)(void (*)(void))py_configure, METH_VARARGS | METH_KEYWORDS,
       "configure(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None)" },
+    { "_claim", py_claim, METH_VARARGS, NULL },
+    { "_claim_node", py_claim_node, METH_O, NULL },
+    { "_claim_valid", py_claim_valid, METH_O, NULL },
+    { "_claim_release", py_claim_release, METH_VARARGS, NULL },
     { "_decode", py_decode, METH_VARARGS, NULL },
     { "_from_bytes", py_check_bytes, METH_VARARGS, NULL },
     { "_encode", py_encode, METH_VARARGS, NULL },
@@ -743,6 +1215,13 @@ PyMODINIT_FUNC PyInit__toid(void) {
             && !(format_names[f] = PyUnicode_InternFromString(toid_format_get((toid_format)f)->name)))
             return NULL;
     toid_bindings_node_max(node_max);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        claim_max[f] = toid_claim_node_max((toid_format)f);
+        memset(&pgen[f].cfg, 0, sizeof pgen[f].cfg);
+        pgen[f].cfg.format = (toid_format)f;
+        pgen[f].cfg.epoch_ms = TOID_EPOCH_DEFAULT;
+        pgen[f].want = -1;
+    }
     if (PyType_Ready(&GeneratorType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&module_def);
@@ -756,13 +1235,22 @@ PyMODINIT_FUNC PyInit__toid(void) {
     GenerationError = PyErr_NewExceptionWithDoc(
         "toid.GenerationError",
         "A generator could not make an ID: .reason is the library's error class ('clock', "
-        "'exhausted', 'overflow', 'forked', 'entropy'), or 'no node' for a node format "
-        "(nanoflake, ulid-flake-scalable) that toid.configure has not given a node.",
+        "'exhausted', 'overflow', 'forked', 'entropy'); ClaimError for a node not claimed.",
         PyExc_RuntimeError, NULL);
+    ClaimError = GenerationError ? PyErr_NewExceptionWithDoc(
+        "toid.ClaimError",
+        "A node format (nanoflake, ulid-flake-scalable, uid11-seq) made no ID because its "
+        "node could not be claimed or its claim did not admit the ID: .reason is 'busy' (held "
+        "by another holder, named in the message), 'behind' (the clock is behind the node's "
+        "high-water mark), 'io' (the registry or etcd failed), 'lost' (given back, lost, past "
+        "its deadline), 'corrupt', or 'invalid' (a claim configuration that cannot be used: "
+        "the message names it).",
+        GenerationError, NULL) : NULL;
     Py_INCREF(&GeneratorType);
-    if (!ParseError || !GenerationError
+    if (!ParseError || !GenerationError || !ClaimError
         || PyModule_AddObjectRef(m, "ParseError", ParseError) < 0
         || PyModule_AddObjectRef(m, "GenerationError", GenerationError) < 0
+        || PyModule_AddObjectRef(m, "ClaimError", ClaimError) < 0
         || PyModule_AddObject(m, "Generator", (PyObject *)&GeneratorType) < 0
         || PyModule_AddStringConstant(m, "LIBRARY_VERSION", toid_version()) < 0) {
         Py_DECREF(m);
