@@ -34,12 +34,7 @@ static void give_back(void) {
 }
 
 uint32_t new_claim_max_node(toid_format f) {
-    const toid_format_info *fi = toid_format_get(f);
-    if (!fi)
-        return 0;
-    if (fi->node_max)
-        return fi->node_max;
-    return fi->caller_node_bits ? (uint32_t)((1ull << fi->caller_node_bits) - 1) : 0;
+    return toid_claim_node_max(f);   /* the claim library's rule, which every front end follows */
 }
 
 const char *new_claim_node_formats(void) {

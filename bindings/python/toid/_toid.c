@@ -101,20 +101,25 @@ static PyObject *ascii_str(const char *text, size_t len) {
 
 /* ---- errors ------------------------------------------------------------ */
 
-/* Raises GenerationError(msg) (msg is consumed; NULL: an error is already
- * set) with .reason and .format (f's name). */
-static PyObject *raise_generation(toid_format f, const char *why, PyObject *msg) {
-    PyObject *exc = msg ? PyObject_CallOneArg(GenerationError, msg) : NULL;
+/* Raises cls(msg) (msg is consumed; NULL: an error is already set) with
+ * .reason and .format (f's name). */
+static PyObject *raise_with(PyObject *cls, toid_format f, const char *why, PyObject *msg) {
+    PyObject *exc = msg ? PyObject_CallOneArg(cls, msg) : NULL;
     Py_XDECREF(msg);
     if (exc) {
         PyObject *reason = PyUnicode_FromString(why);
         if (reason && PyObject_SetAttrString(exc, "reason", reason) == 0
             && PyObject_SetAttrString(exc, "format", format_names[f]) == 0)
-            PyErr_SetObject(GenerationError, exc);
+            PyErr_SetObject(cls, exc);
         Py_XDECREF(reason);
         Py_DECREF(exc);
     }
     return NULL;
+}
+
+/* GenerationError(msg) with .reason and .format. */
+static PyObject *raise_generation(toid_format f, const char *why, PyObject *msg) {
+    return raise_with(GenerationError, f, why, msg);
 }
 
 /* Raises GenerationError for a generator error of format f, with .reason
@@ -147,18 +152,8 @@ static const char *claim_reason(int rc) {
  * .reason and .format. */
 static PyObject *claim_error(toid_format f, int rc, const char *why) {
     const char *reason = claim_reason(rc);
-    PyObject *msg = PyUnicode_FromFormat("%s: %s (%s)", toid_format_get(f)->name, why, reason);
-    PyObject *exc = msg ? PyObject_CallOneArg(ClaimError, msg) : NULL;
-    Py_XDECREF(msg);
-    if (exc) {
-        PyObject *r = PyUnicode_FromString(reason);
-        if (r && PyObject_SetAttrString(exc, "reason", r) == 0
-            && PyObject_SetAttrString(exc, "format", format_names[f]) == 0)
-            PyErr_SetObject(ClaimError, exc);
-        Py_XDECREF(r);
-        Py_DECREF(exc);
-    }
-    return NULL;
+    return raise_with(ClaimError, f, reason,
+                      PyUnicode_FromFormat("%s: %s (%s)", toid_format_get(f)->name, why, reason));
 }
 
 /* ClaimError for IDs of node `node` that its claim did not admit. */
