@@ -3,7 +3,8 @@
 export type FormatName =
   | 'ulid' | 'ulid-flake' | 'ulid-flake-scalable' | 'scru160'
   | 'nanoflake' | 'uid11' | 'uid11-seq' | 'uuidv7';
-/** The formats whose generator carries a node (FormatInfo.nodeMax is not null). */
+/** The formats whose generator carries a node (FormatInfo.nodeMax is not null); these and
+ * uid11-seq (its 10 low bits) claim their nodes. */
 export type NodeFormatName = 'nanoflake' | 'ulid-flake-scalable';
 
 export interface FormatInfo {
@@ -44,13 +45,33 @@ export interface Fields {
 
 /** Thrown for invalid IDs (RangeError) and by the generators (Error). */
 export interface ToidError extends Error {
-  /** TOID_ELENGTH, TOID_ECHAR, TOID_EOVERFLOW, TOID_ECLOCK, TOID_EFORKED, ...; TOID_ENONODE */
+  /** TOID_ELENGTH, TOID_ECHAR, TOID_EOVERFLOW, TOID_ECLOCK, TOID_EFORKED, ...; TOID_EBUSY, ... */
   code: string;
-  /** The library's error class: 'length', 'char', 'overflow', 'clock', 'forked', ...; or
-   * 'no node': a node format used without its node (see configure, Generator). */
+  /** The library's error class: 'length', 'char', 'overflow', 'clock', 'forked', ...; or a
+   * ClaimError's 'busy', 'behind', 'io', 'lost', 'corrupt', 'invalid'. */
   reason: string;
   /** For 'char': the offset of the first bad byte. */
   position?: number;
+}
+
+/** A node format made no ID: its node could not be claimed (the message names the claim
+ * configuration, and the holder of a busy node), or its claim did not admit the ID. */
+export declare class ClaimError extends Error implements ToidError {
+  code: string;
+  reason: 'busy' | 'behind' | 'io' | 'lost' | 'corrupt' | 'invalid';
+  format: FormatName;
+}
+
+/** A node held by the process-wide generator of a node format (toid.claim). */
+export declare class Claim {
+  private constructor();
+  readonly format: FormatName;
+  readonly node: number;
+  /** Held: not given back, not lost. */
+  readonly valid: boolean;
+  /** Gives the node back (the process-wide generator claims the process's node next). */
+  release(): void;
+  [Symbol.dispose](): void;
 }
 
 /** An immutable ID value. */
@@ -75,11 +96,15 @@ export declare class ID {
 
 /** A generator of one's own beside the process-wide ones, with its own node and epoch. */
 export declare class Generator {
-  /** A node format needs its node, unique among its generators that run at once
-   * (a TypeError with reason 'no node' without it). */
-  constructor(format: FormatName, options: { node: number } & EpochOption);
-  constructor(format: Exclude<FormatName, NodeFormatName>, options?: { node?: number } & EpochOption);
+  /** A node format (and uid11-seq) claims a node of its own: options.node, else the lowest
+   * free one; a ClaimError if it cannot. */
+  constructor(format: FormatName, options?: { node?: number } & EpochOption);
   readonly format: FormatName;
+  /** The node it claimed; null for the formats without one. */
+  readonly node: number | null;
+  /** Gives the claimed node back; no more IDs. */
+  close(): void;
+  [Symbol.dispose](): void;
   new(): string;
   newBytes(): Buffer;
   newMany(n: number): string[];
@@ -91,9 +116,9 @@ export declare function ulid(): string;
 /** A new UUIDv7 from the process-wide generator (monotonic, fork-safe). */
 export declare function uuidv7(): string;
 /** A new ID from the process-wide generator of format. A node format (nanoflake,
- * ulid-flake-scalable) throws an Error with reason 'no node' (code TOID_ENONODE)
- * here and in newBytes, newMany and newManyBytes until configure gave it a node in
- * this process: never a silent node 0 that other processes would use too. */
+ * ulid-flake-scalable, uid11-seq) claims the process's node on its first ID and
+ * admits every ID (here and in newBytes, newMany, newManyBytes): a ClaimError
+ * otherwise, never a silent node 0. */
 declare function new_(format?: FormatName): string;
 export { new_ as new };
 export declare function newBytes(format?: FormatName): Buffer;
@@ -111,9 +136,11 @@ export declare function fromBytes(bytes: Uint8Array, format: FormatName, options
 export declare function fromInt(value: bigint, format: FormatName, options?: EpochOption): ID;
 export declare function make(format: FormatName,
   fields: Record<string, string | number | bigint | boolean | Date>, options?: EpochOption): ID;
-/** Reconfigures the process-wide generator of a format (node, epoch); re-arms a node format after
- * fork. Replaces the whole setting: a node format generates only while its last configure gave a
- * node, unique among the running processes that generate the format. Worker threads share it. */
+/** Reconfigures the process-wide generator of a format (node, epoch). A node format's node is
+ * claimed now (a ClaimError naming the holder if held elsewhere); without one, the process's
+ * node, claimed on the next ID. Worker threads share it. */
 export declare function configure(format: FormatName, options?: { node?: number } & EpochOption): void;
+/** Claims a node (options.node, else the process's) for the process-wide generator, now. */
+export declare function claim(format: FormatName, options?: { node?: number }): Claim;
 export declare const formats: readonly FormatInfo[];
 export declare const libraryVersion: string;

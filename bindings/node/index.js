@@ -21,6 +21,22 @@ function loadAddon() {
 }
 const native = loadAddon();
 
+// A node format (nanoflake, ulid-flake-scalable, uid11-seq) made no ID
+// because its node could not be claimed, or its claim did not admit the ID.
+// .reason: 'busy' (held by another holder, named in the message), 'behind'
+// (the clock is behind the node's high-water mark), 'io' (the registry or
+// etcd failed), 'lost' (given back, lost, past its deadline), 'corrupt', or
+// 'invalid' (a claim configuration that cannot be used: the message names
+// it); .code 'TOID_EBUSY', ...; .format. A generation error (an Error with
+// .code and .reason) like the others.
+class ClaimError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ClaimError';
+  }
+}
+native.setClaimError(ClaimError);
+
 const FORMATS = Object.freeze(native.formats().map((f) => Object.freeze(f)));
 const INDEX = new Map(FORMATS.map((f, i) => [f.name, i]));
 const BATCH_MAX = 65536;   // the addon's largest batch per call
@@ -143,8 +159,12 @@ function manyBytes(target, n) {
 }
 
 // A generator of one's own beside the process-wide ones, with its own node
-// and epoch: new toid.Generator('nanoflake', { node: 7 }) (a node format
-// needs its node: TypeError otherwise). Strictly increasing (uid11: unique
+// and epoch. A node format (nanoflake, ulid-flake-scalable, uid11-seq)
+// claims a node of its own: new toid.Generator('nanoflake') the lowest
+// free one (never the process's node, nor another this process holds),
+// { node: 7 } that one (a ClaimError, reason 'busy', while anyone holds it).
+// close() gives it back (else the garbage collector does, when the generator
+// is gone; else the process's exit). Strictly increasing (uid11: unique
 // within a ms); it belongs to the thread (main or worker) that made it.
 class Generator {
   #g; #f;
@@ -156,6 +176,8 @@ class Generator {
   }
 
   get format() { return FORMATS[this.#f].name; }
+  /** The node it claimed (null for the formats without one). */
+  get node() { return native.genNode(this.#g); }
   /** The next ID as text. */
   new() { return native.newText(this.#g); }
   /** The next ID as a Buffer. */
@@ -164,6 +186,36 @@ class Generator {
   newMany(n) { return manyTexts(this.#g, this.#f, n); }
   /** The next n IDs back to back in one Buffer. */
   newManyBytes(n) { return manyBytes(this.#g, n); }
+  /** Gives a claimed node back; no more IDs from it. Again: nothing. */
+  close() { native.genClose(this.#g); }
+}
+if (typeof Symbol.dispose === 'symbol') {
+  Generator.prototype[Symbol.dispose] = function dispose() { this.close(); };
+}
+
+// A node the process-wide generator of a node format holds, from
+// toid.claim(): its IDs carry it until release() (then the process's node,
+// claimed on the next ID). With `using`, released at the end of the block.
+class Claim {
+  #k; #f;
+
+  constructor(token, f, k) {
+    if (token !== CONSTRUCT) throw new TypeError('use toid.claim');
+    this.#f = f;
+    this.#k = k;
+    Object.freeze(this);
+  }
+
+  get format() { return FORMATS[this.#f].name; }
+  /** The node held. */
+  get node() { return native.claimNode(this.#k); }
+  /** Whether it is still held (not given back, not lost). */
+  get valid() { return native.claimValid(this.#k); }
+  /** Gives the node back. Again: nothing. */
+  release() { native.claimRelease(this.#f, this.#k); }
+}
+if (typeof Symbol.dispose === 'symbol') {
+  Claim.prototype[Symbol.dispose] = function dispose() { this.release(); };
 }
 
 function checkCount(n) {
@@ -179,8 +231,10 @@ const toid = {
   uuidv7: native.uuidv7,
 
   /** A new ID of format (default 'ulid') as text. A node format (nanoflake,
-   * ulid-flake-scalable) throws (reason 'no node') here and in newBytes, newMany
-   * and newManyBytes until configure() gave it a node in this process. */
+   * ulid-flake-scalable, uid11-seq's 10 low bits) claims the process's node on
+   * its first ID (the host's claim configuration, else the host's node
+   * registry) and every ID, or batch, is admitted by the claim: a ClaimError
+   * otherwise, never node 0 silently. */
   new(format = 'ulid') { return native.newText(formatIndex(format)); },
   /** A new ID of format as a Buffer (big-endian). */
   newBytes(format = 'ulid') { return native.newBytes(formatIndex(format)); },
@@ -238,17 +292,27 @@ const toid = {
     const epoch = epochMs(options && options.epoch);
     return idOf(f, native.make(f, text, epoch), epoch);
   },
-  /** Reconfigures the process-wide generator of format: its node (nanoflake's
-   * generator 0..1023, ulid-flake-scalable's sid 0..31, unique among the
-   * running processes that generate it) and epoch. Replaces the whole
-   * setting: without a node, a node format is refused again. */
+  /** Reconfigures the process-wide generator of format: its node and epoch.
+   * A node format's { node: N } (nanoflake 0..1023, ulid-flake-scalable
+   * 0..31, uid11-seq 0..1023) is claimed now: a ClaimError (reason 'busy',
+   * naming the holder) if another holds it, and nothing changes. Without a
+   * node, the process's node, claimed on the next ID. */
   configure(format, options = {}) {
     native.configure(formatIndex(format), options.node, epochMs(options.epoch));
+  },
+  /** Claims node { node } of a node format (without one: the process's node)
+   * for the process-wide generator, now; a Claim (format, node, valid,
+   * release(), and [Symbol.dispose] for `using`). */
+  claim(format, options = {}) {
+    const f = formatIndex(format);
+    return new Claim(CONSTRUCT, f, native.claim(f, options.node));
   },
 
   formats: FORMATS,
   ID,
   Generator,
+  Claim,
+  ClaimError,
   libraryVersion: native.version(),
   /** @internal the floor of a call into the addon (benchmarks) */
   _noop: native.noop,

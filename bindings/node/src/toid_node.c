@@ -7,11 +7,25 @@
  * work per call on the hot paths (ulid(), uuidv7(): no argument parsing at
  * all, one library call, one string). Formats arrive as their index in the
  * library's list (index.js maps names once). The module keeps no JavaScript
- * values between calls, so it loads in any number of worker threads.
+ * values between calls but the ClaimError class index.js hands it (one
+ * reference per thread: instance data), so it loads in any number of
+ * worker threads.
+ *
+ * Node claims (claim/toid_claim.h, linked in privately as libtoid is): the
+ * formats whose IDs carry a node (nanoflake, ulid-flake-scalable, and
+ * uid11-seq, whose 10 low bits then carry it) make IDs only with a node
+ * this process holds a claim of: the process-wide generators with the
+ * process's node (toid_claim_process: claimed on the first ID from the
+ * host's claim configuration, else the host's node registry) or the node
+ * configure()/claim() named; each Generator with a node of its own
+ * (toid_claim_process_own). Every ID, or batch, is admitted by its claim
+ * (toid_claim_admit) before it is returned. The process-wide state is
+ * shared by the worker threads (a mutex on the slow path).
  */
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,6 +34,7 @@
 
 #include <toid.h>
 
+#include "toid_claim.h"
 #include "toid_node_max.h"
 
 /* The largest node of each format's generator (nanoflake 1023,
@@ -27,12 +42,25 @@
  * format descriptor at each load (toid_node_max.h; worker threads find the same). */
 static _Atomic uint32_t node_max[TOID_FORMAT_COUNT];
 
-/* Whether the last configure() of a node format gave its process-wide
- * generator a node. Until then the process-wide calls refuse it: the
- * library's default, node 0 in every process, would make two processes
- * issue the same IDs. Process-wide like the generators themselves: a
- * configure in any worker thread counts for all. */
-static atomic_bool node_set[TOID_FORMAT_COUNT];
+/* The largest node a claim of each format holds (toid_claim_node_max: the
+ * generator's node, or uid11-seq's 10 low bits), 0 for the formats whose
+ * IDs carry no node: the claimed formats. */
+static _Atomic uint32_t claim_max[TOID_FORMAT_COUNT];
+
+/* The process-wide generator of a claimed format: the library's generator
+ * of the format, configured with the node of claim k. Shared by every
+ * worker thread: cfg, want and serial under pgen_lock; k read without it
+ * (claims are never freed: claim_process.c). */
+typedef struct {
+    toid_gen_config cfg;       /* configure()'s settings */
+    int64_t want;              /* -1: the process's node; else the node configure()/claim() named */
+    _Atomic(toid_claim *) k;   /* the claim the generator is configured with; NULL: claimed on
+                                  the next ID */
+    unsigned serial;           /* moves at each configure() and claim() */
+} process_gen;
+static process_gen pgen[TOID_FORMAT_COUNT];
+static pthread_mutex_t pgen_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t pgen_once = PTHREAD_ONCE_INIT;
 
 /* Returns NULL from the callback if a Node-API call failed (an exception is
  * then pending, or we raise one). */
@@ -98,33 +126,6 @@ static napi_value throw_generation(napi_env env, toid_format f, int rc) {
     return throw_toid(env, false, msg, rc, -1);
 }
 
-/* Throws err (made by make) with message msg, .code TOID_ENONODE and
- * .reason "no node": a node format used without its node. */
-static napi_value throw_no_node(napi_env env,
-                                napi_status (*make)(napi_env, napi_value, napi_value, napi_value *),
-                                const char *msg) {
-    napi_value code;
-    if (napi_create_string_utf8(env, "TOID_ENONODE", NAPI_AUTO_LENGTH, &code) != napi_ok)
-        return NULL;
-    return throw_with(env, make, msg, code, "no node", -1);
-}
-
-/* true if the process-wide generator of f may generate; false with an Error
- * (.reason 'no node') for a node format no configure() gave a node. */
-static bool node_ready(napi_env env, toid_format f) {
-    if (!atomic_load(&node_max[f]) || atomic_load(&node_set[f]))
-        return true;
-    char msg[512];
-    const char *name = toid_format_get(f)->name;
-    snprintf(msg, sizeof msg, "%s needs a node and this process has none: call "
-             "toid.configure('%s', { node: N }) with N (0..%u) unique among the running "
-             "processes that generate %s, or use new toid.Generator('%s', { node: N }); node 0 "
-             "in every process would repeat IDs (no node)",
-             name, name, (unsigned)atomic_load(&node_max[f]), name, name);
-    throw_no_node(env, napi_create_error, msg);
-    return false;
-}
-
 /* Throws a RangeError for a text that format f (or no format, f < 0) refused. */
 static napi_value throw_parse(napi_env env, int f, int rc, const char *text, size_t len,
                               size_t pos) {
@@ -161,6 +162,203 @@ static napi_value throw_config(napi_env env, const char *what, int rc, const toi
     return throw_toid(env, true, msg, rc, -1);
 }
 
+/* ---- node claims ---------------------------------------------------------- */
+
+/* Per thread (instance data): the ClaimError class index.js gave setClaimError. */
+typedef struct {
+    napi_ref claim_error;
+} addon_data;
+
+static void addon_data_free(napi_env env, void *data, void *hint) {
+    (void)hint;
+    addon_data *d = data;
+    if (d->claim_error)
+        napi_delete_reference(env, d->claim_error);
+    free(d);
+}
+
+/* The short name of a claim error ("busy", "behind", "io", "lost",
+ * "corrupt") or a library error ("invalid"). */
+static const char *claim_reason(int rc) {
+    switch (rc) {
+#define TOID__NODE_CLAIM_NAME(name, val, shortname, msg) case val: return shortname;
+    TOID_CLAIM_ERROR_LIST(TOID__NODE_CLAIM_NAME)
+#undef TOID__NODE_CLAIM_NAME
+    default: return toid_err_name(rc);
+    }
+}
+
+/* Throws a ClaimError "<format>: <why> (<reason>)" with .code
+ * ("TOID_EBUSY"), .reason ("busy") and .format; an Error if index.js gave
+ * no class. */
+static napi_value throw_claim(napi_env env, toid_format f, int rc, const char *why) {
+    const char *reason = claim_reason(rc);
+    char msg[2600], code[32];
+    snprintf(msg, sizeof msg, "%s: %s (%s)", toid_format_get(f)->name, why, reason);
+    snprintf(code, sizeof code, "TOID_E%s", reason);
+    for (char *c = code + 6; *c; c++)
+        if (*c >= 'a' && *c <= 'z')
+            *c = (char)(*c - 'a' + 'A');
+    addon_data *d = NULL;
+    napi_value ctor = NULL, m, err = NULL, v;
+    napi_get_instance_data(env, (void **)&d);
+    if (d && d->claim_error)
+        napi_get_reference_value(env, d->claim_error, &ctor);
+    if (napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &m) != napi_ok)
+        return NULL;
+    if (!ctor || napi_new_instance(env, ctor, 1, &m, &err) != napi_ok)
+        if (napi_create_error(env, NULL, m, &err) != napi_ok)
+            return NULL;
+    if (napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &v) == napi_ok)
+        napi_set_named_property(env, err, "code", v);
+    if (napi_create_string_utf8(env, reason, NAPI_AUTO_LENGTH, &v) == napi_ok)
+        napi_set_named_property(env, err, "reason", v);
+    if (napi_create_string_utf8(env, toid_format_get(f)->name, NAPI_AUTO_LENGTH, &v) == napi_ok)
+        napi_set_named_property(env, err, "format", v);
+    napi_throw(env, err);
+    return NULL;
+}
+
+/* ClaimError for IDs of node `node` that its claim did not admit. */
+static napi_value throw_refused(napi_env env, toid_format f, uint32_t node, int rc,
+                                const char *whose) {
+    char why[400];
+    snprintf(why, sizeof why, "node %u: %s claim did not admit the ID: %s%s", (unsigned)node,
+             whose, toid_claim_strerror(rc),
+             rc == TOID_CLAIM_ELOST ? " (given back, lost or past its deadline: no more IDs "
+             "of this node from it)" : "");
+    return throw_claim(env, f, rc, why);
+}
+
+/* The epoch IDs of cfg count from (the claim's), and the one toid_time_of
+ * takes for them (TOID_EPOCH_DEFAULT for the formats whose epoch is fixed). */
+static int64_t claim_epoch(const toid_gen_config *cfg) {
+    const toid_format_info *fi = toid_format_get(cfg->format);
+    if (!fi->epoch_configurable || cfg->epoch_ms == TOID_EPOCH_DEFAULT || cfg->epoch_ms == 0)
+        return fi->default_epoch_ms;
+    return cfg->epoch_ms;
+}
+static int64_t time_epoch(const toid_gen_config *cfg) {
+    return toid_format_get(cfg->format)->epoch_configurable ? claim_epoch(cfg) : TOID_EPOCH_DEFAULT;
+}
+
+/* The node the generator itself takes: the claim's for the formats whose
+ * generator has one; 0 for uid11-seq, whose node goes into the value's low
+ * bits after generating (set_low_node). */
+static uint32_t gen_node(toid_format f, uint32_t node) {
+    return atomic_load(&node_max[f]) ? node : 0;
+}
+
+/* Writes node into the caller_node_bits lowest bits of bin (uid11-seq). */
+static void set_low_node(toid_format f, uint8_t *bin, uint32_t node) {
+    const toid_format_info *fi = toid_format_get(f);
+    unsigned bits = fi->caller_node_bits;
+    uint8_t *last = bin + fi->bin_size - 1;
+    for (unsigned k = 0; k < bits; k += 8) {
+        unsigned w = bits - k < 8 ? bits - k : 8;
+        uint8_t mask = (uint8_t)((1u << w) - 1);
+        last[-(int)(k / 8)] = (uint8_t)((last[-(int)(k / 8)] & ~mask) | ((node >> k) & mask));
+    }
+}
+
+/* Once per process: the claimed formats and their process-wide settings. */
+static void pgen_init(void) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        atomic_store(&claim_max[f], toid_claim_node_max((toid_format)f));
+        memset(&pgen[f].cfg, 0, sizeof pgen[f].cfg);
+        pgen[f].cfg.format = (toid_format)f;
+        pgen[f].cfg.epoch_ms = TOID_EPOCH_DEFAULT;
+        pgen[f].want = -1;
+        atomic_store(&pgen[f].k, NULL);
+    }
+}
+
+/* The claim of the process-wide generator of claimed format f, the
+ * generator configured with its node: the node configure()/claim() named,
+ * else the process's node, claimed on the first ID and after a claim stops
+ * admitting. NULL with a ClaimError pending if none can be had. */
+static toid_claim *process_claim(napi_env env, toid_format f) {
+    toid_claim *k = atomic_load(&pgen[f].k);
+    if (k)
+        return k;
+    process_gen *p = &pgen[f];
+    char err[2048] = "";
+    pthread_mutex_lock(&pgen_lock);
+    int rc = 0;
+    if (!(k = atomic_load(&p->k))) {
+        rc = toid_claim_process(f, claim_epoch(&p->cfg), p->want, &k, err, sizeof err);
+        if (rc == 0) {
+            toid_gen_config cfg = p->cfg;
+            cfg.node = gen_node(f, toid_claim_node(k));
+            if ((rc = toid_configure(&cfg)) < 0) {
+                pthread_mutex_unlock(&pgen_lock);
+                throw_config(env, "configure", rc, &cfg, TOID_FOR_CONFIGURE);
+                return NULL;
+            }
+            atomic_store(&p->k, k);
+        }
+    }
+    pthread_mutex_unlock(&pgen_lock);
+    if (rc < 0)
+        return throw_claim(env, f, rc, err), NULL;
+    return k;
+}
+
+/* Forgets k as the claim of f's process-wide generator (it stopped admitting). */
+static void process_drop(toid_format f, toid_claim *k) {
+    toid_claim *expected = k;
+    atomic_compare_exchange_strong(&pgen[f].k, &expected, NULL);
+}
+
+/* Admits the IDs bin[0..n) of f (their node into the low bits first, for
+ * uid11-seq): 0 or the claim's refusal. */
+static int admit_ids(toid_format f, toid_claim *k, int64_t epoch, uint8_t *bin, size_t n) {
+    if (n == 0)
+        return 0;
+    size_t size = toid_bin_size(f);
+    uint32_t node = toid_claim_node(k);
+    for (size_t i = 0; i < n; i++)
+        set_low_node(f, bin + i * size, node);
+    int64_t lo, hi;   /* the claimed formats' generators are strictly increasing */
+    int rc = toid_time_of(f, bin, epoch, &lo);
+    if (rc == 0)
+        rc = toid_time_of(f, bin + (n - 1) * size, epoch, &hi);
+    if (rc == 0)
+        rc = toid_claim_admit(k, lo, hi);
+    return rc;
+}
+
+/* n (>= 1) IDs of claimed format f from its process-wide generator into
+ * bin, admitted by its claim. true, or false with an exception pending. A
+ * claim that stops admitting (lost, given back) is replaced once: the IDs
+ * made with the old one never leave. */
+static bool process_ids(napi_env env, toid_format f, uint8_t *bin, size_t n) {
+    for (int again = 0;; again++) {
+        toid_claim *k = process_claim(env, f);
+        if (!k)
+            return false;
+        int64_t epoch;
+        pthread_mutex_lock(&pgen_lock);
+        epoch = time_epoch(&pgen[f].cfg);
+        pthread_mutex_unlock(&pgen_lock);
+        int rc = n == 1 ? toid_new(f, bin) : toid_new_batch(f, bin, n, NULL);
+        if (rc == TOID_EFORKED && !again) {
+            process_drop(f, k);
+            continue;
+        }
+        if (rc < 0)
+            return throw_generation(env, f, rc), false;
+        rc = admit_ids(f, k, epoch, bin, n);
+        if (rc == 0)
+            return true;
+        if (rc == TOID_CLAIM_ELOST && !again) {
+            process_drop(f, k);
+            continue;
+        }
+        return throw_refused(env, f, toid_claim_node(k), rc, "the process's"), false;
+    }
+}
+
 /* ---- arguments ----------------------------------------------------------- */
 
 /* Up to 4 arguments of a call. */
@@ -189,48 +387,6 @@ static int format_at(napi_env env, const args_t *a, size_t i) {
  * with an exception pending. */
 static int format_call(napi_env env, napi_callback_info info, args_t *a) {
     return get_args(env, info, a) ? format_at(env, a, 0) : -1;
-}
-
-/* A generator of the caller's own (toid.Generator), held by a JavaScript
- * external and freed with it. Allocated with toid_gen_size(format) bytes at
- * gen (uid11's set follows its toid_gen), so gen comes last. */
-typedef struct {
-    toid_format format;
-    toid_gen gen;
-} own_gen;
-
-/* Marks the externals that are own_gen, so no other external passes for one. */
-static const napi_type_tag OWN_GEN_TAG = { 0x746f69645f67656eULL, 0x8e1c7a0b5f3d2941ULL };
-
-static void own_gen_free(napi_env env, void *data, void *hint) {
-    (void)env;
-    (void)hint;
-    free(data);
-}
-
-/* The arguments of a generating call: the first is a format index (the
- * process-wide generator: *gen NULL) or a generator from genCreate. Returns
- * the format, or -1 with an exception pending. */
-static int target_call(napi_env env, napi_callback_info info, args_t *a, toid_gen **gen) {
-    *gen = NULL;
-    if (!get_args(env, info, a))
-        return -1;
-    napi_valuetype t = napi_undefined;
-    if (a->argc > 0)
-        napi_typeof(env, a->argv[0], &t);
-    if (t != napi_external) {
-        int f = format_at(env, a, 0);
-        return f < 0 || !node_ready(env, (toid_format)f) ? -1 : f;
-    }
-    bool ours = false;
-    own_gen *g = NULL;
-    if (napi_check_object_type_tag(env, a->argv[0], &OWN_GEN_TAG, &ours) != napi_ok || !ours
-        || napi_get_value_external(env, a->argv[0], (void **)&g) != napi_ok) {
-        napi_throw_type_error(env, "TOID_EINVALID", "not a toid generator");
-        return -1;
-    }
-    *gen = &g->gen;
-    return (int)g->format;
 }
 
 /* Argument i as a string of at most cap - 1 bytes (UTF-8) into buf; *len its
@@ -301,6 +457,76 @@ static napi_value bytes_value(napi_env env, toid_format f, const uint8_t *bin) {
     return buf;
 }
 
+/* A generator of the caller's own (toid.Generator), held by a JavaScript
+ * external and freed with it (its claimed node given back then, unless
+ * close() did). Allocated with toid_gen_size(format) bytes at gen (uid11's
+ * set follows its toid_gen), so gen comes last. */
+typedef struct {
+    toid_format format;
+    toid_claim *claim;   /* a claimed format's node of its own (toid_claim_process_own) */
+    int64_t epoch;       /* what toid_time_of takes for its IDs */
+    bool closed;         /* close(): the node given back, no more IDs */
+    toid_gen gen;
+} own_gen;
+
+/* Marks the externals that are own_gen, so no other external passes for one. */
+static const napi_type_tag OWN_GEN_TAG = { 0x746f69645f67656eULL, 0x8e1c7a0b5f3d2941ULL };
+
+static void own_gen_free(napi_env env, void *data, void *hint) {
+    (void)env;
+    (void)hint;
+    own_gen *g = data;
+    if (g->claim && !g->closed)
+        toid_claim_process_release(g->claim);   /* (the claim stays allocated: claim_process.c) */
+    free(g);
+}
+
+/* The arguments of a generating call: the first is a format index (the
+ * process-wide generator: *gen NULL) or a generator from genCreate. Returns
+ * the format, or -1 with an exception pending. */
+static int target_call(napi_env env, napi_callback_info info, args_t *a, own_gen **gen) {
+    *gen = NULL;
+    if (!get_args(env, info, a))
+        return -1;
+    napi_valuetype t = napi_undefined;
+    if (a->argc > 0)
+        napi_typeof(env, a->argv[0], &t);
+    if (t != napi_external)
+        return format_at(env, a, 0);
+    bool ours = false;
+    own_gen *g = NULL;
+    if (napi_check_object_type_tag(env, a->argv[0], &OWN_GEN_TAG, &ours) != napi_ok || !ours
+        || napi_get_value_external(env, a->argv[0], (void **)&g) != napi_ok) {
+        napi_throw_type_error(env, "TOID_EINVALID", "not a toid generator");
+        return -1;
+    }
+    if (g->closed) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "this %s Generator is closed (its node was given back): make "
+                 "a new one (closed)", toid_format_get(g->format)->name);
+        napi_throw_error(env, "TOID_ECLOSED", msg);
+        return -1;
+    }
+    *gen = g;
+    return (int)g->format;
+}
+
+/* n (>= 1) IDs of f into bin: from gen (NULL: the process-wide generator),
+ * admitted by the claim when f is claimed. true, or false with an
+ * exception pending. */
+static bool make_ids(napi_env env, toid_format f, own_gen *gen, uint8_t *bin, size_t n) {
+    if (!gen && atomic_load(&claim_max[f]))
+        return process_ids(env, f, bin, n);
+    int rc = gen ? (n == 1 ? toid_gen_next(&gen->gen, bin, NULL)
+                           : toid_gen_batch(&gen->gen, bin, n, NULL))
+                 : (n == 1 ? toid_new(f, bin) : toid_new_batch(f, bin, n, NULL));
+    if (rc < 0)
+        return throw_generation(env, f, rc), false;
+    if (gen && gen->claim && (rc = admit_ids(f, gen->claim, gen->epoch, bin, n)) < 0)
+        return throw_refused(env, f, toid_claim_node(gen->claim), rc, "this Generator's"), false;
+    return true;
+}
+
 /* ---- generating ------------------------------------------------------ */
 
 static napi_value text_value(napi_env env, const char *text, int len) {
@@ -309,11 +535,17 @@ static napi_value text_value(napi_env env, const char *text, int len) {
     return s;
 }
 
-static napi_value new_of(napi_env env, toid_format f, toid_gen *gen) {
-    if (!gen && !node_ready(env, f))
-        return NULL;
+static napi_value new_of(napi_env env, toid_format f, own_gen *gen) {
     char text[TOID_TEXT_MAX];
-    int len = gen ? toid_gen_next_text(gen, text, sizeof text) : toid_new_text(f, text, sizeof text);
+    int len;
+    if (!gen && !atomic_load(&claim_max[f])) {
+        len = toid_new_text(f, text, sizeof text);   /* the hot path: ulid(), uuidv7() */
+    } else {
+        uint8_t bin[TOID_BIN_MAX];
+        if (!make_ids(env, f, gen, bin, 1))
+            return NULL;
+        len = toid_encode(f, bin, text, sizeof text);
+    }
     if (len < 0)
         return throw_generation(env, f, len);
     return text_value(env, text, len);
@@ -337,19 +569,26 @@ static napi_value js_noop(napi_env env, napi_callback_info info) {
     return NULL;
 }
 
-/* cLoop(f, n): n IDs of f made by the C library alone (toid_new_text each),
- * nothing returned: the benchmarks subtract it to show what the binding
- * itself adds to a call. */
+/* cLoop(f, n): n IDs of f made by the C library alone (toid_new_text each;
+ * a claimed format's each admitted, as new() does), nothing returned: the
+ * benchmarks subtract it to show what the binding itself adds to a call. */
 static napi_value js_c_loop(napi_env env, napi_callback_info info) {
     args_t a;
     int f;
     int64_t n = 0;
-    if ((f = format_call(env, info, &a)) < 0 || !node_ready(env, (toid_format)f))
+    if ((f = format_call(env, info, &a)) < 0)
         return NULL;
     if (a.argc > 1)
         napi_get_value_int64(env, a.argv[1], &n);
     char text[TOID_TEXT_MAX];
+    uint8_t bin[TOID_BIN_MAX];
+    bool claimed = atomic_load(&claim_max[f]) != 0;
     for (int64_t i = 0; i < n; i++) {
+        if (claimed) {
+            if (!process_ids(env, (toid_format)f, bin, 1))
+                return NULL;
+            continue;
+        }
         int rc = toid_new_text((toid_format)f, text, sizeof text);
         if (rc < 0)
             return throw_generation(env, (toid_format)f, rc);
@@ -360,7 +599,7 @@ static napi_value js_c_loop(napi_env env, napi_callback_info info) {
 /* newText(f or generator) */
 static napi_value js_new_text(napi_env env, napi_callback_info info) {
     args_t a;
-    toid_gen *gen;
+    own_gen *gen;
     int f;
     if ((f = target_call(env, info, &a, &gen)) < 0)
         return NULL;
@@ -370,14 +609,13 @@ static napi_value js_new_text(napi_env env, napi_callback_info info) {
 /* newBytes(f or generator) -> Buffer */
 static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
     args_t a;
-    toid_gen *gen;
+    own_gen *gen;
     int f;
     if ((f = target_call(env, info, &a, &gen)) < 0)
         return NULL;
     uint8_t bin[TOID_BIN_MAX];
-    int rc = gen ? toid_gen_next(gen, bin, NULL) : toid_new((toid_format)f, bin);
-    if (rc < 0)
-        return throw_generation(env, (toid_format)f, rc);
+    if (!make_ids(env, (toid_format)f, gen, bin, 1))
+        return NULL;
     return bytes_value(env, (toid_format)f, bin);
 }
 
@@ -389,7 +627,7 @@ static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
  * index.js cuts it into strings). */
 static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
     args_t a;
-    toid_gen *gen;
+    own_gen *gen;
     int f;
     int64_t n = 0;
     if ((f = target_call(env, info, &a, &gen)) < 0)
@@ -405,12 +643,9 @@ static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
         napi_throw_error(env, "TOID_ENOMEM", "out of memory");
         return NULL;
     }
-    int rc = n == 0 ? 0
-             : gen  ? toid_gen_batch(gen, bin, (size_t)n, NULL)
-                    : toid_new_batch((toid_format)f, bin, (size_t)n, NULL);
-    if (rc < 0) {
+    if (n > 0 && !make_ids(env, (toid_format)f, gen, bin, (size_t)n)) {
         free(bin);
-        return throw_generation(env, (toid_format)f, rc);
+        return NULL;
     }
     napi_value out;
     void *data;
@@ -470,57 +705,290 @@ static int config_call(napi_env env, napi_callback_info info, toid_gen_config *c
     return f < 0 || !config_at(env, &a, f, cfg, has_node) ? -1 : f;
 }
 
-/* configure(f, node|undefined, epoch|undefined): the process-wide generator */
+/* A claimed format's node, checked against its range ("node: 1024 is
+ * above nanoflake's largest, 1023", as the library says it), and cfg
+ * checked with the generator's node in it (uid11-seq's generator has
+ * none). *want: the node, or -1 for none given. false with a RangeError. */
+static bool claim_config(napi_env env, const char *what, toid_format f, toid_gen_config *cfg,
+                         bool has_node, toid_config_use use, int64_t *want) {
+    uint32_t max = atomic_load(&claim_max[f]);
+    if (has_node && cfg->node > max) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s: node: %u is above %s's largest, %u (invalid)", what,
+                 (unsigned)cfg->node, toid_format_get(f)->name, (unsigned)max);
+        throw_toid(env, true, msg, TOID_EINVAL, -1);
+        return false;
+    }
+    *want = has_node ? (int64_t)cfg->node : -1;
+    cfg->node = has_node ? gen_node(f, cfg->node) : 0;
+    char why[200];
+    if (toid_gen_config_explain(cfg, use, why, sizeof why) < 0) {
+        throw_config(env, what, TOID_EINVAL, cfg, use);
+        return false;
+    }
+    return true;
+}
+
+/* The process-wide generator of claimed format f takes cfg, node want and
+ * its claim k (NULL: claimed on the next ID). The claim it had is given back
+ * unless it is the one it goes on with (the process's node, same epoch).
+ * Under pgen_lock. false with an exception pending. */
+static bool process_set(napi_env env, toid_format f, const toid_gen_config *cfg, int64_t want,
+                        toid_claim *k) {
+    process_gen *p = &pgen[f];
+    toid_claim *old = atomic_load(&p->k);
+    bool keep = old == k || (want < 0 && p->want < 0 && claim_epoch(&p->cfg) == claim_epoch(cfg));
+    p->cfg = *cfg;
+    p->want = want;
+    p->serial++;
+    atomic_store(&p->k, NULL);
+    if (old && !keep)
+        toid_claim_process_release(old);
+    if (k) {
+        toid_gen_config c = *cfg;
+        c.node = gen_node(f, toid_claim_node(k));
+        int rc = toid_configure(&c);
+        if (rc < 0)
+            return throw_config(env, "configure", rc, &c, TOID_FOR_CONFIGURE), false;
+        atomic_store(&p->k, k);
+    }
+    return true;
+}
+
+/* configure(f, node|undefined, epoch|undefined): the process-wide generator.
+ * A claimed format: the settings checked, then node N claimed now (a node
+ * held elsewhere is refused here, naming its holder, and nothing changes);
+ * without a node, the process's node, claimed on the next ID. */
 static napi_value js_configure(napi_env env, napi_callback_info info) {
     toid_gen_config cfg;
     bool has_node;
     int f = config_call(env, info, &cfg, &has_node);
     if (f < 0)
         return NULL;
-    int rc = toid_configure(&cfg);
+    if (!atomic_load(&claim_max[f])) {
+        int rc = toid_configure(&cfg);
+        if (rc < 0)
+            return throw_config(env, "configure", rc, &cfg, TOID_FOR_CONFIGURE);
+        return NULL;
+    }
+    int64_t want;
+    if (!claim_config(env, "configure", (toid_format)f, &cfg, has_node, TOID_FOR_CONFIGURE, &want))
+        return NULL;
+    char err[2048] = "";
+    toid_claim *k = NULL;
+    pthread_mutex_lock(&pgen_lock);
+    int rc = want >= 0 ? toid_claim_process((toid_format)f, claim_epoch(&cfg), want, &k, err,
+                                            sizeof err) : 0;
+    if (rc == 0)
+        process_set(env, (toid_format)f, &cfg, want, k);   /* (false: an exception pending) */
+    pthread_mutex_unlock(&pgen_lock);
     if (rc < 0)
-        return throw_config(env, "configure", rc, &cfg, TOID_FOR_CONFIGURE);
-    /* configure replaces the whole configuration: without a node the
-     * generator is back at node 0, which is refused again */
-    atomic_store(&node_set[f], has_node);
+        throw_claim(env, (toid_format)f, rc, err);
+    return NULL;
+}
+
+/* Marks the externals that are claims (claim()). */
+static const napi_type_tag CLAIM_TAG = { 0x746f69645f636c61ULL, 0x3b9d0e6f1a2c4d57ULL };
+
+/* Argument i as a claim from js_claim, or NULL with a TypeError. */
+static toid_claim *claim_at(napi_env env, const args_t *a, size_t i) {
+    bool ours = false;
+    toid_claim *k = NULL;
+    if (i >= a->argc || napi_check_object_type_tag(env, a->argv[i], &CLAIM_TAG, &ours) != napi_ok
+        || !ours || napi_get_value_external(env, a->argv[i], (void **)&k) != napi_ok) {
+        napi_throw_type_error(env, "TOID_EINVALID", "not a toid claim");
+        return NULL;
+    }
+    return k;
+}
+
+/* claim(f, node|undefined) -> an external: the process-wide generator of f
+ * takes node (undefined: the process's node), claimed now. */
+static napi_value js_claim(napi_env env, napi_callback_info info) {
+    toid_gen_config cfg;
+    bool has_node;
+    int f = config_call(env, info, &cfg, &has_node);
+    if (f < 0)
+        return NULL;
+    if (!atomic_load(&claim_max[f])) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "claim: %s has no node to claim (the formats with one: "
+                 "nanoflake, ulid-flake-scalable, uid11-seq) (invalid)",
+                 toid_format_get((toid_format)f)->name);
+        return throw_toid(env, true, msg, TOID_EINVAL, -1);
+    }
+    uint32_t max = atomic_load(&claim_max[f]);
+    if (has_node && cfg.node > max) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "claim: node: %u is above %s's largest, %u (invalid)",
+                 (unsigned)cfg.node, toid_format_get((toid_format)f)->name, (unsigned)max);
+        return throw_toid(env, true, msg, TOID_EINVAL, -1);
+    }
+    int64_t want = has_node ? (int64_t)cfg.node : -1;
+    char err[2048] = "";
+    toid_claim *k = NULL;
+    pthread_mutex_lock(&pgen_lock);
+    toid_gen_config pcfg = pgen[f].cfg;
+    int rc = toid_claim_process((toid_format)f, claim_epoch(&pcfg), want, &k, err, sizeof err);
+    bool ok = rc == 0 && process_set(env, (toid_format)f, &pcfg, want, k);
+    pthread_mutex_unlock(&pgen_lock);
+    if (rc < 0)
+        return throw_claim(env, (toid_format)f, rc, err);
+    if (!ok)
+        return NULL;
+    napi_value ext;
+    CHECK(env, napi_create_external(env, k, NULL, NULL, &ext));   /* never freed: claim_process.c */
+    CHECK(env, napi_type_tag_object(env, ext, &CLAIM_TAG));
+    return ext;
+}
+
+/* claimNode(claim) -> number */
+static napi_value js_claim_node(napi_env env, napi_callback_info info) {
+    args_t a;
+    toid_claim *k;
+    napi_value v;
+    if (!get_args(env, info, &a) || !(k = claim_at(env, &a, 0)))
+        return NULL;
+    CHECK(env, napi_create_uint32(env, toid_claim_node(k), &v));
+    return v;
+}
+
+/* claimValid(claim) -> boolean: held, not lost, not given back. */
+static napi_value js_claim_valid(napi_env env, napi_callback_info info) {
+    args_t a;
+    toid_claim *k;
+    napi_value v;
+    if (!get_args(env, info, &a) || !(k = claim_at(env, &a, 0)))
+        return NULL;
+    CHECK(env, napi_get_boolean(env, toid_claim_valid(k, NULL) != 0, &v));
+    return v;
+}
+
+/* claimRelease(f, claim): gives the node back; the process-wide generator
+ * of f goes back to the process's node (claimed afresh on its next ID) if
+ * it had this one. */
+static napi_value js_claim_release(napi_env env, napi_callback_info info) {
+    args_t a;
+    int f;
+    toid_claim *k;
+    if ((f = format_call(env, info, &a)) < 0 || !(k = claim_at(env, &a, 1)))
+        return NULL;
+    pthread_mutex_lock(&pgen_lock);
+    process_gen *p = &pgen[f];
+    process_drop((toid_format)f, k);
+    if (p->want >= 0 && (uint32_t)p->want == toid_claim_node(k)) {
+        p->want = -1;
+        p->serial++;
+    }
+    toid_claim_process_release(k);
+    pthread_mutex_unlock(&pgen_lock);
     return NULL;
 }
 
 /* genCreate(f, node|undefined, epoch|undefined) -> a generator of one's own,
- * for newText, newBytes, batchText and batchBytes. */
+ * for newText, newBytes, batchText and batchBytes. A claimed format's claims
+ * a node of its own: the one named, else the lowest free one. */
 static napi_value js_gen_create(napi_env env, napi_callback_info info) {
     toid_gen_config cfg;
     bool has_node;
     int f = config_call(env, info, &cfg, &has_node);
     if (f < 0)
         return NULL;
-    if (!has_node && atomic_load(&node_max[f])) {   /* never a silent node 0 */
-        char msg[256];
-        const char *name = toid_format_get((toid_format)f)->name;
-        snprintf(msg, sizeof msg, "new toid.Generator('%s') needs { node: N } (0..%u), unique "
-                 "among the generators of %s that run at once (no node)", name,
-                 (unsigned)atomic_load(&node_max[f]), name);
-        return throw_no_node(env, napi_create_type_error, msg);
+    toid_claim *k = NULL;
+    if (atomic_load(&claim_max[f])) {
+        int64_t want;
+        if (!claim_config(env, "Generator", (toid_format)f, &cfg, has_node, TOID_FOR_GEN_INIT,
+                          &want))
+            return NULL;
+        char err[2048] = "";
+        int rc = toid_claim_process_own((toid_format)f, claim_epoch(&cfg), want, &k, err,
+                                        sizeof err);
+        if (rc < 0)
+            return throw_claim(env, (toid_format)f, rc, err);
+        cfg.node = gen_node((toid_format)f, toid_claim_node(k));
     }
     size_t gen_size = toid_gen_size((toid_format)f);
     own_gen *g = calloc(1, offsetof(own_gen, gen) + gen_size);   /* never moved */
     if (!g) {
+        if (k)
+            toid_claim_process_release(k);
         napi_throw_error(env, "TOID_ENOMEM", "out of memory");
         return NULL;
     }
     g->format = (toid_format)f;
+    g->claim = k;
+    g->epoch = time_epoch(&cfg);
     int rc = toid_gen_init_size(&g->gen, gen_size, &cfg);
     if (rc < 0) {
         free(g);
+        if (k)
+            toid_claim_process_release(k);
         return throw_config(env, "Generator", rc, &cfg, TOID_FOR_GEN_INIT);
     }
     napi_value ext;
     if (napi_create_external(env, g, own_gen_free, NULL, &ext) != napi_ok) {
-        free(g);
+        own_gen_free(env, g, NULL);
         return NULL;
     }
     CHECK(env, napi_type_tag_object(env, ext, &OWN_GEN_TAG));
     return ext;
+}
+
+/* genNode(generator) -> its claimed node, or null for a format without one. */
+static napi_value js_gen_node(napi_env env, napi_callback_info info) {
+    args_t a;
+    own_gen *g;
+    napi_value v;
+    if (target_call(env, info, &a, &g) < 0)
+        return NULL;
+    if (!g || !g->claim)
+        CHECK(env, napi_get_null(env, &v));
+    else
+        CHECK(env, napi_create_uint32(env, toid_claim_node(g->claim), &v));
+    return v;
+}
+
+/* genClose(generator): gives a claimed node back; no more IDs from it. */
+static napi_value js_gen_close(napi_env env, napi_callback_info info) {
+    args_t a;
+    bool ours = false;
+    own_gen *g = NULL;
+    if (!get_args(env, info, &a) || a.argc < 1
+        || napi_check_object_type_tag(env, a.argv[0], &OWN_GEN_TAG, &ours) != napi_ok || !ours
+        || napi_get_value_external(env, a.argv[0], (void **)&g) != napi_ok) {
+        napi_throw_type_error(env, "TOID_EINVALID", "not a toid generator");
+        return NULL;
+    }
+    if (!g->closed) {
+        g->closed = true;
+        if (g->claim)
+            toid_claim_process_release(g->claim);
+    }
+    return NULL;
+}
+
+/* setClaimError(class): the class of the claim refusals thrown in this thread. */
+static napi_value js_set_claim_error(napi_env env, napi_callback_info info) {
+    args_t a;
+    addon_data *d = NULL;
+    if (!get_args(env, info, &a) || a.argc < 1)
+        return NULL;
+    CHECK(env, napi_get_instance_data(env, (void **)&d));
+    if (!d) {
+        if (!(d = calloc(1, sizeof *d))) {
+            napi_throw_error(env, "TOID_ENOMEM", "out of memory");
+            return NULL;
+        }
+        if (napi_set_instance_data(env, d, addon_data_free, NULL) != napi_ok) {
+            free(d);
+            return NULL;
+        }
+    }
+    if (d->claim_error)
+        napi_delete_reference(env, d->claim_error);
+    d->claim_error = NULL;
+    CHECK(env, napi_create_reference(env, a.argv[0], 1, &d->claim_error));
+    return NULL;
 }
 
 /* ---- decoding ---------------------------------------------------------- */
@@ -749,11 +1217,15 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
         { "ulid", js_ulid }, { "uuidv7", js_uuidv7 }, { "noop", js_noop }, { "cLoop", js_c_loop },
         { "newText", js_new_text }, { "newBytes", js_new_bytes },
         { "batchText", js_batch_text }, { "batchBytes", js_batch_bytes },
-        { "configure", js_configure }, { "genCreate", js_gen_create }, { "decode", js_decode }, { "timeOf", js_time_of },
+        { "configure", js_configure }, { "genCreate", js_gen_create }, { "genNode", js_gen_node },
+        { "genClose", js_gen_close }, { "claim", js_claim }, { "claimNode", js_claim_node },
+        { "claimValid", js_claim_valid }, { "claimRelease", js_claim_release },
+        { "setClaimError", js_set_claim_error }, { "decode", js_decode }, { "timeOf", js_time_of },
         { "encode", js_encode }, { "describe", js_describe }, { "fromInt", js_from_int },
         { "make", js_make }, { "formats", js_formats }, { "version", js_version },
     };
     fill_node_max();
+    pthread_once(&pgen_once, pgen_init);
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
         napi_value fn;
         if (napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].fn, NULL, &fn)

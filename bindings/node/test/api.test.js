@@ -1,11 +1,12 @@
 'use strict';
+require('../helpers/registry');
 // The JavaScript API: generating, monotonicity, the ID value, errors, settings.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const toid = require('..');
 
 const names = toid.formats.map((f) => f.name);
-// The node formats refuse without a node (nodes.test.js checks that): node 1.
+// The node formats claim their nodes (claims.test.js), here in a registry of the test's own: node 1.
 for (const f of toid.formats) if (f.nodeMax !== null) toid.configure(f.name, { node: 1 });
 const MONOTONIC = names.filter((n) => n !== 'uid11');         // uid11: random within a ms
 // Ulid-Flake errors when a ms is full (its spec): the answer, not a failure.

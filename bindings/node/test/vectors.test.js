@@ -1,4 +1,5 @@
 'use strict';
+require('../helpers/registry');   // (a node format claims there, never in /var/lib/toid)
 // The shared conformance vectors through the binding: decode lines (fields,
 // canonical text, error class and position), encode lines through make(),
 // and round trips through bytes, the integer form and the text.

@@ -1,4 +1,5 @@
 'use strict';
+require('../helpers/registry');   // (a node format claims there, never in /var/lib/toid)
 // Concurrency: worker threads share the process-wide generators (the addon
 // loads in each), processes from child_process.fork have their own; no
 // duplicates anywhere, each stream strictly increasing.

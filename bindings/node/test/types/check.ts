@@ -14,8 +14,13 @@ console.log(g.new(), g.newBytes().length, gm, g.format);
 console.log(a, b, d, n, f, m, x, toid.formats[0].textLength);
 // @ts-expect-error unknown format
 toid.new('ulidx');
-// @ts-expect-error a node format's Generator needs its node
-new toid.Generator('nanoflake');
+// a node format's Generator claims a node of its own
+const mine: number | null = new toid.Generator('nanoflake').node;
+const c: toid.Claim = toid.claim('nanoflake', { node: 3 });
+const held: number = c.node + (mine ?? 0);
+c.release();
+const reason: string = new toid.ClaimError().reason;
+console.log(held, reason);
 const own: toid.Generator = new toid.Generator('ulid', {});
 const nodeMax: number | null = toid.formats[4].nodeMax;
 console.log(own.new(), nodeMax);
