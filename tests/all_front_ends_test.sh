@@ -135,6 +135,7 @@ require('fs').writeFileSync(1, out.join('\n') + '\n');
     check "$f: 7 makers on 7 different nodes ($nodes)" \
         [ "$(echo $nodes | tr ' ' '\n' | cut -d: -f2 | sort -u | wc -l)" = 7 ]
     check "$f: $total IDs, none twice ($dups)" [ "$dups" = 0 ]
+    echo "$f: $total IDs from 7 makers on nodes$nodes; $dups repeated"
 }
 round nanoflake n 300000
 round ulid-flake-scalable s 100000
