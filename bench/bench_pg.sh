@@ -19,10 +19,14 @@ rounds=${ROUNDS:-5}
 secs=${SECONDS_EACH:-10}
 . "$root/ext/postgres/pg_cluster.sh"
 cluster_create "$build/ext/postgres" -f "$root/ext/postgres/Makefile" PG_CONFIG="${PG_CONFIG:-pg_config}" \
-    TOID_LIB="$build/libtoid.a" TOID_INCLUDE="$root/include"
+    TOID_LIB="$build/libtoid.a" TOID_INCLUDE="$root/include" \
+    TOID_CLAIM_LIB="$build/claim/libtoid_claim.a" TOID_CLAIM_INCLUDE="$root/claim"
 psql() { "$pg_bindir/psql" -X -q -v ON_ERROR_STOP=1 -d postgres "$@"; }
 
-cluster_start "$pg_preload" "toid.node = 1"
+# the node formats claim in a registry of this run's (toid.claim)
+mkdir -m 2770 "$pg_tmp/registry" && chown postgres "$pg_tmp/registry"
+cluster_start "$pg_preload" "toid.node = 1
+toid.claim = 'local=$pg_tmp/registry'"
 echo "== toid PostgreSQL benchmark ($(date -u +%FT%TZ), $(nproc) cores; $("$pg_bindir/postgres" --version))"
 psql <<'SQL'
 CREATE EXTENSION toid;
