@@ -35,6 +35,7 @@
 #include <toid.h>
 
 #include "toid_claim.h"
+#include "toid_claim_epoch.h"
 #include "toid_node_max.h"
 
 /* The largest node of each format's generator (nanoflake 1023,
@@ -230,17 +231,7 @@ static napi_value throw_refused(napi_env env, toid_format f, uint32_t node, int 
     return throw_claim(env, f, rc, why);
 }
 
-/* The epoch IDs of cfg count from (the claim's), and the one toid_time_of
- * takes for them (TOID_EPOCH_DEFAULT for the formats whose epoch is fixed). */
-static int64_t claim_epoch(const toid_gen_config *cfg) {
-    const toid_format_info *fi = toid_format_get(cfg->format);
-    if (!fi->epoch_configurable || cfg->epoch_ms == TOID_EPOCH_DEFAULT || cfg->epoch_ms == 0)
-        return fi->default_epoch_ms;
-    return cfg->epoch_ms;
-}
-static int64_t time_epoch(const toid_gen_config *cfg) {
-    return toid_format_get(cfg->format)->epoch_configurable ? claim_epoch(cfg) : TOID_EPOCH_DEFAULT;
-}
+/* claim_epoch, time_epoch: toid_claim_epoch.h */
 
 /* The node the generator itself takes: the claim's for the formats whose
  * generator has one; 0 for uid11-seq, whose node goes into the value's low
