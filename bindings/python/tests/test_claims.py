@@ -123,6 +123,53 @@ def test_a_forked_child_claims_its_own_node(fmt):
     assert len(set(every)) == len(every)
 
 
+FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
+
+KILLED_HOLDER = """
+import os, toid
+toid.configure("nanoflake", node=950)
+print(max(toid.new("nanoflake") for _ in range(50_000)), flush=True)
+os.kill(os.getpid(), 9)
+"""
+
+SUCCESSOR = """
+import toid
+try:
+    toid.configure("nanoflake", node=950)
+    print("ids", *[toid.new("nanoflake") for _ in range(1000)])
+except toid.ClaimError as e:
+    print("error", e.reason, e)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists(FAKETIME),
+                    reason=f"libfaketime is not installed ({FAKETIME}; Debian: faketime)")
+def test_a_node_of_a_killed_holder_is_taken_over_only_after_its_mark():
+    """kill -9 of a Python holder: its lock goes with it, its high-water
+    mark stays in the registry. A successor on the same node whose clock is
+    behind the last ID waits for the mark (1 s behind) or is refused,
+    naming it (1 min behind); it never repeats or goes below the dead
+    holder's IDs."""
+    holder = subprocess.run([sys.executable, "-c", KILLED_HOLDER], capture_output=True, text=True,
+                            timeout=300)
+    assert holder.returncode == -9, holder.stderr
+    last = holder.stdout.strip()
+    for behind, expect in (("-1s", "ids"), ("-60s", "error")):
+        env = dict(os.environ, LD_PRELOAD=FAKETIME, FAKETIME=behind)
+        out = subprocess.run([sys.executable, "-c", SUCCESSOR], capture_output=True, text=True,
+                             env=env, timeout=300)
+        assert out.returncode == 0, out.stderr
+        words = out.stdout.split()
+        assert words[0] == expect, (behind, out.stdout)
+        if expect == "ids":
+            got = words[1:]
+            assert len(got) == 1000 and all(len(i) == len(last) for i in got)
+            assert min(got) > last, (behind, min(got), last)
+            last = max(got)
+        else:
+            assert words[1] == "behind" and "high-water mark of nanoflake node 950" in out.stdout
+
+
 def test_an_inherited_generator_refuses_in_a_forked_child():
     workers.INHERITED = toid.Generator("ulid-flake-scalable")   # inherited by fork
     workers.INHERITED.new()
