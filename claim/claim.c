@@ -565,30 +565,37 @@ int toid_claim_acquire(toid_claimer *c, toid_format f, int64_t epoch_ms, uint32_
     if (c->be->held && lo != hi && (rc = c->be->held(c, f, lo, hi, held)) < 0)
         goto done;
     rc = TOID_CLAIM_EBUSY;
-    uint32_t behind = 0;
+    uint32_t behind = 0, other_epoch = 0;
     for (uint32_t n = lo; n <= hi; n++) {
         if (held[n - lo])
             continue;
         k->node = n;
+        k->other_epoch = 0;
         snprintf(k->name, sizeof k->name, "%s-%" PRIu32, fname(f), n);
         rc = take_node(c, k);
-        /* A node whose mark is too far ahead of our clock (logged) is no
-         * reason to give up on the range: its mark is its own, and another
-         * node's may be behind us. Anything else (taken; an I/O error or
-         * corrupt state, which another node would not cure and an operator
-         * must see) ends the search. */
+        /* A node whose mark is too far ahead of our clock, or was written
+         * for another epoch (a program with an epoch of its own used it),
+         * is no reason to give up on the range (both logged): its mark is
+         * its own, and another node's IDs cannot meet ours. Anything else
+         * (taken; an I/O error or corrupt state, which another node would
+         * not cure and an operator must see) ends the search. */
         if (rc == TOID_CLAIM_EBEHIND && lo != hi) {
             behind++;
+            continue;
+        }
+        if (rc == TOID_CLAIM_ECORRUPT && k->other_epoch && lo != hi) {
+            other_epoch++;
             continue;
         }
         if (rc != TOID_CLAIM_EBUSY)
             break;
     }
-    if (rc < 0 && behind) {
+    if (rc < 0 && (behind || other_epoch)) {
         claim_log(c, TOID_CLAIM_LOG_ERR, "no node of %s in %" PRIu32 "-%" PRIu32 " (%s backend) "
-                  "could be taken: %" PRIu32 " refused as ahead of the clock, the others held",
-                  fname(f), lo, hi, c->be->kind, behind);
-        rc = TOID_CLAIM_EBEHIND;
+                  "could be taken: %" PRIu32 " refused as ahead of the clock, %" PRIu32
+                  " as marked for another epoch, the others held", fname(f), lo, hi,
+                  c->be->kind, behind, other_epoch);
+        rc = behind ? TOID_CLAIM_EBEHIND : TOID_CLAIM_ECORRUPT;
     } else if (rc == TOID_CLAIM_EBUSY && lo != hi) { /* (for one node the backend named its holder) */
         char who_list[600] = "";
         holders_text(c, f, lo, hi, who_list, sizeof who_list);

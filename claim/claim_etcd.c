@@ -570,9 +570,11 @@ static int parse_mark(toid_claimer *c, toid_claim *k, const json_t *kvs, const c
     }
     json_decref(m);
     if (epoch != k->epoch_ms) {
-        claim_log(c, TOID_CLAIM_LOG_ERR, "etcd %s: key %s was written for another epoch (%" PRId64
-                  " ms) than the configured %" PRId64 " ms: IDs could repeat; refusing it", url,
-                  ec->mark_key, epoch, k->epoch_ms);
+        k->other_epoch = 1;    /* (in a range search the node is passed over) */
+        claim_log(c, k->single ? TOID_CLAIM_LOG_ERR : TOID_CLAIM_LOG_WARN,
+                  "etcd %s: key %s was written for another epoch (%" PRId64 " ms) than the "
+                  "configured %" PRId64 " ms: IDs could repeat; %s", url, ec->mark_key, epoch,
+                  k->epoch_ms, k->single ? "refusing it" : "passing the node over");
         return TOID_CLAIM_ECORRUPT;
     }
     *prev = mark;

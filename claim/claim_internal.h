@@ -60,6 +60,8 @@ struct toid_claim {
     char name[64];                   /* "nanoflake-5" */
     int single;                      /* asked for this node only: a busy node is an error
                                         the backend logs, naming the holder */
+    int other_epoch;                 /* set by take() with TOID_CLAIM_ECORRUPT when the
+                                        node's mark is well-formed but for another epoch */
     int64_t floor_ms;                /* the previous holder's mark: IDs must be after it */
     _Atomic int64_t ceiling_ms;      /* the durable mark: IDs must be at or before it */
     _Atomic int64_t max_admitted_ms; /* the largest time admitted (or the start) */

@@ -350,12 +350,16 @@ static int read_mark(toid_claim *k, int64_t *mark) {
         const char *e = strstr(buf, "\nepoch_ms ");
         char mine[64];
         snprintf(mine, sizeof mine, "\nepoch_ms %" PRId64 "\n", k->epoch_ms);
-        if (e && strncmp(e, mine, strlen(mine)) != 0 && n >= 0)
-            claim_log(c, TOID_CLAIM_LOG_ERR, "state %s/%s was written for another epoch than the "
-                      "configured %" PRId64 " ms: IDs could repeat; refusing it (restore the "
-                      "epoch, or reset the mark (toidd --reset-state) if you know what you are "
-                      "doing)", d->dir, fin, k->epoch_ms);
-        else
+        if (e && strncmp(e, mine, strlen(mine)) != 0 && n >= 0) {
+            /* (in a range search the node is passed over: a warning) */
+            k->other_epoch = 1;
+            claim_log(c, k->single ? TOID_CLAIM_LOG_ERR : TOID_CLAIM_LOG_WARN,
+                      "state %s/%s was written for another epoch than the configured %" PRId64
+                      " ms: IDs could repeat; %s", d->dir, fin, k->epoch_ms,
+                      k->single ? "refusing it (restore the epoch, or reset the mark (toidd "
+                                  "--reset-state) if you know what you are doing)"
+                                : "passing the node over");
+        } else
             claim_log(c, TOID_CLAIM_LOG_ERR, "state %s/%s is corrupt (not a toidd mark for %s "
                       "node %" PRIu32 ", or bad checksum): refusing it; repair it, or reset "
                       "the mark once (toidd --reset-state) if the clock is known to be past "

@@ -190,8 +190,10 @@ void toid_claimer_close(toid_claimer *c);
  * first 8, "pid P" locally, "host H, pid P" in etcd, and how many more), or
  * another error (logged).
  * In a range (lo != hi), a node whose mark is further ahead of the clock
- * than clock_wait_max_ms is passed over for the next one (logged); if no
- * node could be taken and one was passed over so, TOID_CLAIM_EBEHIND. Any
+ * than clock_wait_max_ms, or was written for another epoch (a program with
+ * an epoch of its own held it), is passed over for the next one (logged);
+ * if no node could be taken and one was passed over so, TOID_CLAIM_EBEHIND
+ * (or TOID_CLAIM_ECORRUPT when only for epochs). Any
  * other error (I/O, corrupt or foreign state) ends the search; for one
  * node (lo == hi) every error is returned as it is.
  */

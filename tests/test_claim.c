@@ -300,6 +300,17 @@ static void test_local_basic(const char *dir) {
                  TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "nanoflake-0.mark was written for another epoch"), "msg: %s",
               tc_last());
+    /* ...but a range search passes such a node over (a program with an
+     * epoch of its own held it: its IDs cannot meet another node's) */
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 1704067200000, 0, 4, &kx), 0);
+    CHECK_EQ_INT(toid_claim_node(kx), 4);
+    toid_claim_release(kx, 1);
+    tc_clear();
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 1704067200000, 0, 3, &kx),
+                 TOID_CLAIM_ECORRUPT);
+    CHECK_MSG(strstr(tc_last(), "no node of nanoflake in 0-3 (local backend) could be taken: 0 "
+                     "refused as ahead of the clock, 1 as marked for another epoch"),
+              "msg: %s", tc_last());
     /* a corrupt mark */
     snprintf(path, sizeof path, "%s/nanoflake-9.mark", dir);
     fp = fopen(path, "w");
