@@ -119,7 +119,9 @@ TEST_CASE(interpret) {
     static const http_field json0 = FIELD("Accept", "application/json;q=0, text/plain");
     static const http_field badq = FIELD("Accept", "application/json;q=2");
 #undef FIELD
-    static const struct {
+    /* (automatic, not static: C11 lets only an automatic aggregate be
+     * initialised from other objects; clang holds to that) */
+    const struct {
         int minor;
         http_field f[3];
         unsigned n;
