@@ -168,6 +168,15 @@ static int j_int64(const json_t *obj, const char *name, int64_t *v) {
     return 1;
 }
 
+/* A new empty object. Never json_object() in this file: the PostgreSQL
+ * extension links this library into a module of the server, whose executable
+ * exports a json_object of its own (the SQL function json_object(text[])),
+ * and the module's reference, looked up in the global scope, binds to the
+ * server's: the claims worker crashed (SIGSEGV) on its first etcd claim.
+ * json_pack makes the object inside jansson, whose own calls bind to its own
+ * functions. (No other jansson function used here has a namesake there.) */
+static json_t *j_object(void) { return json_pack("{}"); }
+
 static json_t *j_b64(const char *s) {
     char *e = b64_encode(s, strlen(s));
     json_t *j = e ? json_string(e) : NULL;
@@ -365,7 +374,7 @@ static int64_t etcd_tick(toid_claimer *c, int64_t now) {
         return now + 1000;
     if (now < next)
         return next;
-    json_t *body = json_object(), *ans;
+    json_t *body = j_object(), *ans;
     json_object_set_new(body, "ID", j_i64(id));
     const char *url;
     int64_t sent;
@@ -474,7 +483,7 @@ static int node_keys(toid_claimer *c, toid_format f, uint32_t lo, uint32_t hi, u
     from[strlen(from) - 4] = '\0'; /* ".../nodes/" */
     snprintf(to, sizeof to, "%s", from);
     to[strlen(to) - 1] = '/' + 1;  /* ".../nodes0": the end of the prefix */
-    json_t *body = json_object(), *ans;
+    json_t *body = j_object(), *ans;
     json_object_set_new(body, "key", j_b64(from));
     json_object_set_new(body, "range_end", j_b64(to));
     const char *url;
@@ -863,7 +872,7 @@ static void etcd_close(toid_claimer *c, int io) {
         return;
     }
     if (e->lease) {
-        json_t *body = json_object(), *ans = NULL;
+        json_t *body = j_object(), *ans = NULL;
         json_object_set_new(body, "ID", j_i64(e->lease));
         const char *url;
         int64_t sent;
