@@ -168,20 +168,21 @@ static int j_int64(const json_t *obj, const char *name, int64_t *v) {
     return 1;
 }
 
+/* A new empty object. Never json_object() in this file: the PostgreSQL
+ * extension links this library into a module of the server, whose executable
+ * exports a json_object of its own (the SQL function json_object(text[])),
+ * and the module's reference, looked up in the global scope, binds to the
+ * server's: the claims worker crashed (SIGSEGV) on its first etcd claim.
+ * json_pack makes the object inside jansson, whose own calls bind to its own
+ * functions. (ext/postgres/symbols_test.sh, ctest pg_symbols, keeps the
+ * module clear of such namesakes.) */
+static json_t *j_object(void) { return json_pack("{}"); }
+
 static json_t *j_b64(const char *s) {
     char *e = b64_encode(s, strlen(s));
     json_t *j = e ? json_string(e) : NULL;
     free(e);
     return j;
-}
-
-/* A new empty JSON object. Not json_object(): the postgres executable
- * exports a json_object() of its own (the SQL function), and in the
- * PostgreSQL module the dynamic linker binds our call to it, not to
- * jansson's: the claims worker crashed at its first etcd request.
- * (ext/postgres/symbols_test.sh keeps the module clear of such names.) */
-static json_t *j_object(void) {
-    return json_pack("{}");
 }
 
 static json_t *j_i64(int64_t v) {
