@@ -7,7 +7,8 @@
 #   both insert nanoflakes and ulid-flake-scalables from 2 connections each:
 #     different nodes (toid_claims), and no ID in both clusters;
 #   B restarted with toid.node = A's node: refused (SQLSTATE 55000) naming
-#     the holder, toid_claims says "refused";
+#     the holder, toid_claims says "refused"; toid.claim_ttl with a local
+#     claim: refused, naming the setting;
 #   kill -9 of A's claims worker: the cluster restarts, claims again, and
 #     goes on; still no ID twice across A and B;
 #   kill -9 of a backend of A while 2 connections insert (the postmaster
@@ -18,7 +19,8 @@
 # its data under the test's temp dir, ended by PID with a SIGKILL fallback;
 # skipped, saying so, only where etcd is not installed or the claim library
 # was built without its etcd backend): A restarted with TOID_CLAIM=etcd=URL
-# and TOID_CLAIM_TTL=2 in its environment, B with toid.claim = 'etcd=URL':
+# and TOID_CLAIM_TTL=2 in its environment, B with toid.claim = 'etcd=URL'
+# and toid.claim_ttl = 3 (its deadline within 3 s):
 #   both formats held in etcd with a deadline, different nodes in A and B, and
 #     a third holder (toid new --claim etcd=URL) gets yet another node;
 #     both insert, no ID twice;
@@ -138,6 +140,12 @@ out=$("$psql" -X -q -At -p $portB -d postgres -v VERBOSITY=verbose -c "SELECT na
 check "B with toid.node = A's node: refused (55000), naming the holder ($(echo "$out" | tr '\n' ' ' | head -c 300))" \
     eval 'grep -q "55000" <<<"$out" && grep -q "nanoflake node $nA is in use by another process (pid [0-9]*, lock $reg/nanoflake-$nA.lock is held)" <<<"$out"'
 check "toid_claims on B says refused" [ "$(q $portB -c "SELECT state FROM toid_claims WHERE format = 'nanoflake'")" = refused ]
+# a lease TTL for the local registry: refused, naming the settings
+stopB
+startB "toid.claim_ttl = 3"
+out=$("$psql" -X -q -At -p $portB -d postgres -c "SELECT nanoflake_new()" 2>&1)
+check "B with toid.claim_ttl and a local claim: refused, naming it ($(echo "$out" | tr '\n' ' ' | head -c 300))" \
+    eval 'grep -q "toid.claim_ttl and toid.claim_prefix are for a backend with leases" <<<"$out"'
 stopB
 startB ""
 check "B without toid.node again: claimed" wait_held $portB
@@ -268,7 +276,9 @@ fi
 stopB
 cluster_stop
 PG_START_ENV="TOID_CLAIM=etcd=$EP TOID_CLAIM_TTL=2 TOID_CLAIM_CONF=/dev/null" cluster_start "$pg_preload" ""
-startB "toid.claim = 'etcd=$EP'"
+startB "toid.claim = 'etcd=$EP'
+toid.claim_ttl = 3
+toid.claim_prefix = '/toid'"
 check "etcd: A claimed both node formats (TOID_CLAIM=etcd=$EP)" wait_held $portA
 check "etcd: B claimed both node formats (toid.claim)" wait_held $portB
 backends() { q "$1" -c "SELECT string_agg(backend, ',' ORDER BY format) FROM toid_claims"; }
@@ -282,6 +292,14 @@ with_deadline() {
 }
 wait_until 30 with_deadline; rc=$?
 check "etcd: A's nanoflake node held with a deadline within the TTL (${deadline:-none} ms)" [ $rc = 0 ]
+# B's lease is toid.claim_ttl's 3 s, not the default 10 s
+deadline=""
+with_deadline_b() {
+    deadline=$(q $portB -c "SELECT deadline_in_ms FROM toid_claims WHERE format = 'nanoflake' AND state = 'held'")
+    [ -n "$deadline" ] && [ "$deadline" -gt 0 ] && [ "$deadline" -le 3000 ]
+}
+wait_until 30 with_deadline_b; rc=$?
+check "etcd: B's nanoflake node held with a deadline within toid.claim_ttl (${deadline:-none} ms)" [ $rc = 0 ]
 eA=$(node_of $portA nanoflake) eB=$(node_of $portB nanoflake)
 esA=$(node_of $portA ulid-flake-scalable) esB=$(node_of $portB ulid-flake-scalable)
 check "etcd: different nanoflake nodes ($eA, $eB)" eval '[ -n "$eA" ] && [ -n "$eB" ] && [ "$eA" != "$eB" ]'

@@ -84,6 +84,8 @@ typedef struct claims_shared {
 static claims_shared *cs;
 static LWLockPadded *locks;
 static char *claim_setting = NULL;  /* toid.claim */
+static int claim_ttl_setting = 0;    /* toid.claim_ttl, seconds; 0: the source's */
+static char *claim_prefix_setting = NULL;  /* toid.claim_prefix; empty: the source's */
 
 static int64 mono_ms(void) {
     struct timespec ts;
@@ -110,6 +112,20 @@ void pgtoid_claims_init(void) {
                                "/etc/toid/claim.conf), else the host's node registry.",
                                &claim_setting, "",
                                /* read at start; a non-preloaded load cannot define PGC_POSTMASTER */
+                               process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+                               0, NULL, NULL, NULL);
+    DefineCustomIntVariable("toid.claim_ttl",
+                            "The lease of the node claims in etcd, in seconds (a backend with leases only).",
+                            "0 (the default): the host's claim configuration's (TOID_CLAIM_TTL, ttl =), "
+                            "else the backend's (10 s).",
+                            &claim_ttl_setting, 0, 0, 3600,
+                            process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
+                            GUC_UNIT_S, NULL, NULL, NULL);
+    DefineCustomStringVariable("toid.claim_prefix",
+                               "The key prefix of the node claims in etcd (a backend with leases only).",
+                               "Empty (the default): the host's claim configuration's (TOID_CLAIM_PREFIX, "
+                               "prefix =), else /toid.",
+                               &claim_prefix_setting, "",
                                process_shared_preload_libraries_in_progress ? PGC_POSTMASTER : PGC_SIGHUP,
                                0, NULL, NULL, NULL);
     if (!process_shared_preload_libraries_in_progress)
@@ -290,8 +306,22 @@ static toid_claimer *open_claimer(const char **kind) {
         o.prefix = h.prefix[0] ? h.prefix : NULL;
         o.ttl_ms = h.ttl_ms;
     }
-    if (toid_claim_backend_of(spec, &info, NULL, 0) == 0)
+    /* toid.claim_ttl and toid.claim_prefix, when set, override the source's */
+    if (claim_ttl_setting > 0)
+        o.ttl_ms = (uint32)claim_ttl_setting * 1000;
+    if (claim_prefix_setting && claim_prefix_setting[0])
+        o.prefix = claim_prefix_setting;
+    if (toid_claim_backend_of(spec, &info, NULL, 0) == 0) {
         *kind = info.kind;
+        if ((claim_ttl_setting > 0 || (claim_prefix_setting && claim_prefix_setting[0])) &&
+            !info.takes_prefix_ttl) {
+            snprintf(why, sizeof why, "toid.claim_ttl and toid.claim_prefix are for a backend with "
+                     "leases (etcd=URL); %s (%s) is %s", from, spec, info.kind);
+            refuse_all(why);
+            ereport(LOG, (errmsg("toid claims: %s", why)));
+            return NULL;
+        }
+    }
     if (toid_claimer_open(spec, &o, &c, err, sizeof err) < 0) {
         snprintf(why, sizeof why, "cannot claim from %s (%s): %s", from, spec, err);
         refuse_all(why);
