@@ -29,11 +29,11 @@ for tool in "$ETCD" curl base64 "$TOID"; do
     fi
 done
 WORK=$(mktemp -d)
-EPID=
 HPID=
+. "$(dirname "$0")/../tests/etcd_single.sh"
 cleanup() {
     [ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
-    [ -n "$EPID" ] && { kill -TERM "$EPID" 2>/dev/null; sleep 0.5; kill -KILL "$EPID" 2>/dev/null; }
+    etcd_single_stop
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -41,25 +41,8 @@ trap cleanup EXIT
 mkdir -m 2770 "$WORK/registry"
 export TOID_CLAIM=local=$WORK/registry TOID_CLAIM_CONF=/dev/null
 
-port() { # a free loopback port (bash's /dev/tcp: refused = free)
-    local p
-    while :; do
-        p=$((20000 + RANDOM % 40000))
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-    done
-}
-CP=$(port)
-PP=$(port)
-"$ETCD" --name b0 --data-dir "$WORK/etcd" --listen-client-urls "http://127.0.0.1:$CP" \
-    --advertise-client-urls "http://127.0.0.1:$CP" --listen-peer-urls "http://127.0.0.1:$PP" \
-    --initial-advertise-peer-urls "http://127.0.0.1:$PP" \
-    --initial-cluster "b0=http://127.0.0.1:$PP" >"$WORK/etcd.log" 2>&1 &
-EPID=$!
-URL=http://127.0.0.1:$CP
-for _ in $(seq 300); do
-    curl -s "$URL/health" 2>/dev/null | grep -q '"true"' && break
-    sleep 0.1
-done
+etcd_single_start "$ETCD" "$WORK/etcd" || { echo "etcd did not start: $(tail -3 "$WORK/etcd.log")" >&2; exit 2; }
+URL=$ETCD_URL
 E="etcd=$URL"
 
 ms() { echo $(($(date +%s%N) / 1000000)); }

@@ -19,25 +19,9 @@ NODE_ADDON=$BUILD/bindings/node/build/Release/toid.node
 HERE=$(cd "$(dirname "$0")" && pwd)
 ETCD=$(command -v etcd || echo /usr/bin/etcd)
 WORK=$(mktemp -d)
-EPID=
-trap '[ -n "$EPID" ] && kill -KILL "$EPID" 2>/dev/null; rm -rf "$WORK"' EXIT
-port() {
-    local p
-    while :; do
-        p=$((20000 + RANDOM % 40000))
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-    done
-}
-CP=$(port) PP=$(port)
-"$ETCD" --name b0 --data-dir "$WORK/etcd" --listen-client-urls "http://127.0.0.1:$CP" \
-    --advertise-client-urls "http://127.0.0.1:$CP" --listen-peer-urls "http://127.0.0.1:$PP" \
-    --initial-advertise-peer-urls "http://127.0.0.1:$PP" \
-    --initial-cluster "b0=http://127.0.0.1:$PP" >"$WORK/etcd.log" 2>&1 &
-EPID=$!
-for _ in $(seq 300); do
-    curl -s "http://127.0.0.1:$CP/health" 2>/dev/null | grep -q '"true"' && break
-    sleep 0.1
-done
+. "$HERE/../tests/etcd_single.sh"
+trap 'etcd_single_stop; rm -rf "$WORK"' EXIT
+etcd_single_start "$ETCD" "$WORK/etcd" || { echo "etcd did not start: $(tail -3 "$WORK/etcd.log")" >&2; exit 2; }
 mkdir -m 2770 "$WORK/registry"
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -62,7 +46,7 @@ printf 'first ID in a new process, median of %s processes (us)\n' "$ROUNDS"
 printf '%-8s %-7s %12s %16s\n' binding claim "first ulid" "first nanoflake"
 for lang in python node; do
     for where in local etcd; do
-        if [ $where = local ]; then spec=local=$WORK/registry; else spec=etcd=http://127.0.0.1:$CP; fi
+        if [ $where = local ]; then spec=local=$WORK/registry; else spec=etcd=$ETCD_URL; fi
         : >"$WORK/u" && : >"$WORK/n"
         ok=1
         for _ in $(seq "$ROUNDS"); do

@@ -28,6 +28,7 @@ shift 6
 here=$(dirname "$(readlink -f "$0")")
 . "$here/check_lib.sh"
 . "$here/../ext/postgres/pg_cluster.sh"
+. "$here/etcd_single.sh"
 set -e
 cluster_create "$PG_BUILD" "$@"     # (exits 77 where PostgreSQL is missing)
 set +e
@@ -37,23 +38,15 @@ unset TOID_CLAIM TOID_CLAIM_PREFIX TOID_CLAIM_TTL
 export TOID_CLAIM_CONF=/dev/null
 psql=$pg_bindir/psql
 declare -A HP TPID PGP ENVW
-EPID=
 cleanup() {
     local h
     for h in "${!TPID[@]}"; do kill -KILL "${TPID[$h]}" 2>/dev/null; done
     [ -n "${PGP[b]:-}" ] && as_pg "$pg_bindir/pg_ctl" -D "$pg_tmp/data.b" -m immediate -w stop >/dev/null 2>&1
     cluster_cleanup
-    [ -n "$EPID" ] && kill -KILL "$EPID" 2>/dev/null
+    etcd_single_stop
 }
 trap cleanup EXIT
 
-port() {
-    local p
-    while :; do
-        p=$((20000 + RANDOM % 40000))
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-    done
-}
 # ENVW[h]: the environment words of host h's claim configuration
 if [ -z "$ETCD" ]; then
     HOSTS=(a)
@@ -62,21 +55,11 @@ if [ -z "$ETCD" ]; then
     ENVW[a]="TOID_CLAIM=local=$REG TOID_CLAIM_CONF=/dev/null"
 else
     HOSTS=(a b)
-    ECP=$(port) EPP=$(port)
-    "$ETCD" --name e0 --data-dir "$pg_tmp/etcd" --listen-client-urls "http://127.0.0.1:$ECP" \
-        --advertise-client-urls "http://127.0.0.1:$ECP" --listen-peer-urls "http://127.0.0.1:$EPP" \
-        --initial-advertise-peer-urls "http://127.0.0.1:$EPP" \
-        --initial-cluster "e0=http://127.0.0.1:$EPP" >"$WORK/etcd.log" 2>&1 &
-    EPID=$!
-    for _ in $(seq 300); do
-        curl -s --max-time 2 "http://127.0.0.1:$ECP/health" 2>/dev/null | grep -q '"health":"true"' && break
-        sleep 0.1
-    done
-    check "etcd started ($(tail -c 200 "$WORK/etcd.log"))" \
-        eval 'curl -s --max-time 2 "http://127.0.0.1:$ECP/health" | grep -q "\"health\":\"true\""'
-    printf '# host a: every front end claims from etcd\nclaim = etcd=http://127.0.0.1:%s\n' "$ECP" >"$WORK/a.conf"
+    etcd_single_start "$ETCD" "$pg_tmp/etcd"
+    check "etcd started ($(tail -c 200 "$pg_tmp/etcd.log"))" etcd_single_healthy
+    printf '# host a: every front end claims from etcd\nclaim = etcd=%s\n' "$ETCD_URL" >"$WORK/a.conf"
     ENVW[a]="TOID_CLAIM_CONF=$WORK/a.conf"
-    ENVW[b]="TOID_CLAIM=etcd=http://127.0.0.1:$ECP TOID_CLAIM_CONF=/dev/null"
+    ENVW[b]="TOID_CLAIM=etcd=$ETCD_URL TOID_CLAIM_CONF=/dev/null"
 fi
 # on HOST CMD...: CMD with host HOST's claim configuration, in place of the
 # (sub)shell that runs it: only where that shell has nothing left to do
@@ -132,7 +115,7 @@ held() {
         local key end
         key=$(printf '/toid/%s/nodes/' "$1" | base64 -w0)
         end=$(printf '/toid/%s/nodes0' "$1" | base64 -w0)
-        curl -s --max-time 5 -X POST "http://127.0.0.1:$ECP/v3/kv/range" \
+        curl -s --max-time 5 -X POST "$ETCD_URL/v3/kv/range" \
             -d "{\"key\":\"$key\",\"range_end\":\"$end\",\"count_only\":true}" |
             sed -n 's/.*"count":"\([0-9]*\)".*/\1/p' | grep . || echo 0
     fi

@@ -62,21 +62,9 @@ startB() {  # startB [EXTRA_CONF]
     as_pg "$pg_bindir/pg_ctl" -D "$dataB" -l "$pg_tmp/log/serverB.log" -w -t 120 start >/dev/null
 }
 stopB() { as_pg "$pg_bindir/pg_ctl" -D "$dataB" -m fast -w stop >/dev/null 2>&1; }
-etcd_pid=""
-etcd_stop() {   # by its PID: TERM (after CONT, it may be stopped), then KILL
-    [ -n "$etcd_pid" ] || return 0
-    kill -CONT "$etcd_pid" 2>/dev/null
-    kill -TERM "$etcd_pid" 2>/dev/null
-    for _ in $(seq 50); do
-        kill -0 "$etcd_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    kill -KILL "$etcd_pid" 2>/dev/null
-    wait "$etcd_pid" 2>/dev/null
-    etcd_pid=""
-}
+. "$src_dir/../../tests/etcd_single.sh"
 # (the clusters first: their workers give their etcd claims back while it runs)
-trap 'stopB; cluster_stop; etcd_stop; cluster_cleanup' EXIT
+trap 'stopB; cluster_stop; etcd_single_stop; cluster_cleanup' EXIT
 q() { local port=$1; shift; "$psql" -X -q -At -p "$port" -d postgres -v ON_ERROR_STOP=1 "$@"; }
 node_of() { q "$1" -c "SELECT node FROM toid_claims WHERE format = '$2' AND state = 'held'"; }
 # wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds
@@ -239,39 +227,15 @@ if [ -z "$etcd_bin" ] || [ ! -x "$etcd_bin" ]; then
     echo "SKIP: etcd part: etcd is not installed (Debian: apt-get install etcd-server)"
     finish
 fi
-free_port() {
-    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null ||
-        echo $((20000 + RANDOM % 40000))
-}
-EP=""
-etcd_healthy() { curl -s --max-time 2 "$EP/health" | grep -q '"health":"true"'; }
-# one member on free loopback ports (tried again on new ports if it exits:
-# a port taken meanwhile), its data under the test's temp dir
-for _ in 1 2 3; do
-    ecp=$(free_port) epp=$(free_port)
-    EP=http://127.0.0.1:$ecp
-    rm -rf "$pg_tmp/etcd"
-    "$etcd_bin" --name pgclaims --data-dir "$pg_tmp/etcd" \
-        --listen-client-urls "$EP" --advertise-client-urls "$EP" \
-        --listen-peer-urls "http://127.0.0.1:$epp" --initial-advertise-peer-urls "http://127.0.0.1:$epp" \
-        --initial-cluster "pgclaims=http://127.0.0.1:$epp" --initial-cluster-state new \
-        >>"$pg_tmp/log/etcd.log" 2>&1 &
-    etcd_pid=$!
-    for _ in $(seq 300); do
-        etcd_healthy && break
-        kill -0 "$etcd_pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    etcd_healthy && break
-    etcd_stop
-done
-if [ -z "$etcd_pid" ]; then
-    fail "etcd did not start: $(tail -3 "$pg_tmp/log/etcd.log")"
+# one member on free loopback ports, its data under the test's temp dir
+if ! etcd_single_start "$etcd_bin" "$pg_tmp/etcd"; then
+    fail "etcd did not start: $(tail -3 "$pg_tmp/etcd.log")"
     finish
 fi
+EP=$ETCD_URL etcd_pid=$ETCD_PID
 
 # A in etcd by its environment (TTL 2 s: the host's configuration gives the
-# TTL), B by toid.claim (the default TTL). Both stopped first: no ID is made
+# TTL), B by toid.claim and toid.claim_ttl. Both stopped first: no ID is made
 # while one claims locally and the other in etcd (two registries, two worlds).
 stopB
 cluster_stop
@@ -285,20 +249,16 @@ backends() { q "$1" -c "SELECT string_agg(backend, ',' ORDER BY format) FROM toi
 bA=$(backends $portA) bB=$(backends $portB)
 check "etcd: toid_claims says etcd for both formats on A ($bA) and B ($bB)" eval '[ "$bA" = etcd,etcd ] && [ "$bB" = etcd,etcd ]'
 deadline=""
-# with_deadline: A's nanoflake node held, 0 < deadline_in_ms <= the TTL
+# with_deadline PORT TTL_MS: its nanoflake node held, 0 < deadline_in_ms <= TTL_MS
 with_deadline() {
-    deadline=$(q $portA -c "SELECT deadline_in_ms FROM toid_claims WHERE format = 'nanoflake' AND state = 'held'")
-    [ -n "$deadline" ] && [ "$deadline" -gt 0 ] && [ "$deadline" -le 2000 ]
+    deadline=$(q "$1" -c "SELECT deadline_in_ms FROM toid_claims WHERE format = 'nanoflake' AND state = 'held'")
+    [ -n "$deadline" ] && [ "$deadline" -gt 0 ] && [ "$deadline" -le "$2" ]
 }
-wait_until 30 with_deadline; rc=$?
+wait_until 30 with_deadline $portA 2000; rc=$?
 check "etcd: A's nanoflake node held with a deadline within the TTL (${deadline:-none} ms)" [ $rc = 0 ]
 # B's lease is toid.claim_ttl's 3 s, not the default 10 s
 deadline=""
-with_deadline_b() {
-    deadline=$(q $portB -c "SELECT deadline_in_ms FROM toid_claims WHERE format = 'nanoflake' AND state = 'held'")
-    [ -n "$deadline" ] && [ "$deadline" -gt 0 ] && [ "$deadline" -le 3000 ]
-}
-wait_until 30 with_deadline_b; rc=$?
+wait_until 30 with_deadline $portB 3000; rc=$?
 check "etcd: B's nanoflake node held with a deadline within toid.claim_ttl (${deadline:-none} ms)" [ $rc = 0 ]
 eA=$(node_of $portA nanoflake) eB=$(node_of $portB nanoflake)
 esA=$(node_of $portA ulid-flake-scalable) esB=$(node_of $portB ulid-flake-scalable)
