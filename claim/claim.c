@@ -176,6 +176,8 @@ static int extend_locked(toid_claim *k, int64_t at_least) {
     int rc = c->be->write_mark(k, mark, atomic_load(&k->deadline_mono));
     if (rc < 0) {
         atomic_fetch_add_explicit(&c->mark_write_errors, 1, memory_order_relaxed);
+        atomic_store_explicit(&k->write_rc, rc, memory_order_relaxed);
+        atomic_fetch_add_explicit(&k->write_failures, 1, memory_order_release);
         if (rc == TOID_CLAIM_ELOST && !atomic_exchange(&k->lost, 1)) {
             atomic_fetch_add_explicit(&c->lost, 1, memory_order_relaxed);
             claim_log(c, TOID_CLAIM_LOG_ERR, "%s node %" PRIu32 ": the claim is lost (%s "
@@ -234,12 +236,24 @@ static void *claimer_thread(void *arg) {
             toid_claim *k = c->batch[i];
             if (!claim_is_valid(k, now_mono))
                 continue;
-            int asked = atomic_exchange(&k->want_extend, 0);
+            /* asked: by an admit past the ceiling (until a write covers
+             * what it waits for, even after a failure: retried each tick) */
+            int asked = atomic_exchange(&k->want_extend, 0) |
+                        (atomic_load_explicit(&k->asked_mono, memory_order_acquire) != 0);
             if (!asked && !due(k, toid_clock_now(NULL)))
                 continue;
-            if (pthread_mutex_trylock(&k->mu) != 0)
+            if (pthread_mutex_trylock(&k->mu) != 0) {
+                if (asked)
+                    atomic_store(&k->want_extend, 1); /* (a release holds it: next tick) */
                 continue;
-            extend_locked(k, INT64_MIN); /* a failure is logged; admits retry it */
+            }
+            int64_t want = atomic_load_explicit(&k->want_at_least_ms, memory_order_acquire);
+            /* a failure is logged, counted for the waiting admits, and retried */
+            if (extend_locked(k, want) == 0 &&
+                atomic_load_explicit(&k->ceiling_ms, memory_order_acquire) >= want) {
+                atomic_store_explicit(&k->asked_mono, 0, memory_order_release);
+                atomic_store_explicit(&k->stall_logged, 0, memory_order_relaxed);
+            }
             pthread_mutex_unlock(&k->mu);
         }
         pthread_mutex_lock(&c->mu);
@@ -253,15 +267,28 @@ static void *claimer_thread(void *arg) {
         if (c->be->tick && backend_next < wake)
             wake = backend_next;
         struct timespec ts = {(time_t)(wake / 1000), (long)(wake % 1000) * 1000000L};
-        pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+        if (!c->kick)
+            pthread_cond_timedwait(&c->cv, &c->mu, &ts);
+        c->kick = 0;
     }
     pthread_mutex_unlock(&c->mu);
     return NULL;
 }
 
 void claim_wake(toid_claimer *c) {
-    /* (no c->mu: an admit never waits for the thread's lock; see the header) */
+    /* (no c->mu: an admit never waits for the thread's lock; see the header.
+     * A hint: the thread also looks at every claim each tick.) */
     pthread_cond_signal(&c->cv);
+}
+
+/* Wakes the thread for an admit that waits: not lost if it is between two
+ * looks (c->kick, under c->mu, which the thread holds only briefly: never
+ * across I/O). */
+static void claim_kick(toid_claimer *c) {
+    pthread_mutex_lock(&c->mu);
+    c->kick = 1;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
 }
 
 void claim_set_deadlines(toid_claimer *c, int64_t deadline_mono) {
@@ -623,6 +650,64 @@ int toid_claim_valid(const toid_claim *k, int64_t *ms_left) {
     return ok;
 }
 
+/* Past the durable mark: the thread writes it (to max_ms + the reserve)
+ * before these IDs may leave; this waits, polling, until it is durable, the
+ * write fails, the claim ends, or the bound (admit_wait_max_ms, the
+ * deadline) passes. The caller's thread does no I/O: a frozen disk or a
+ * silent backend costs it the bound, not a hang. */
+static int wait_for_mark(toid_claim *k, int64_t max_ms) {
+    toid_claimer *c = k->c;
+    int64_t start = claim_mono_ms(), zero = 0;
+    int64_t want = atomic_load_explicit(&k->want_at_least_ms, memory_order_relaxed);
+    while (want < max_ms &&
+           !atomic_compare_exchange_weak_explicit(&k->want_at_least_ms, &want, max_ms,
+                                                  memory_order_release, memory_order_relaxed)) {
+    }
+    unsigned failures = atomic_load_explicit(&k->write_failures, memory_order_acquire);
+    atomic_compare_exchange_strong(&k->asked_mono, &zero, start);
+    atomic_store(&k->want_extend, 1);
+    atomic_fetch_add_explicit(&c->request_writes, 1, memory_order_relaxed);
+    claim_kick(c);
+    int64_t limit = atomic_load_explicit(&k->deadline_mono, memory_order_acquire);
+    int by_deadline = 1;
+    if (c->o.admit_wait_max_ms && start + (int64_t)c->o.admit_wait_max_ms < limit) {
+        limit = start + (int64_t)c->o.admit_wait_max_ms;
+        by_deadline = 0;
+    }
+    for (int64_t now = start;; now = claim_mono_ms()) {
+        if (atomic_load_explicit(&k->ceiling_ms, memory_order_acquire) >= max_ms)
+            return 0;
+        if (!claim_is_valid(k, now))
+            return TOID_CLAIM_ELOST;
+        if (atomic_load_explicit(&k->write_failures, memory_order_acquire) != failures) {
+            int rc = atomic_load_explicit(&k->write_rc, memory_order_relaxed);
+            /* (a write that failed past the deadline: lost, say so) */
+            return rc == TOID_CLAIM_ELOST || !claim_is_valid(k, claim_mono_ms()) ? TOID_CLAIM_ELOST
+                                                                                : TOID_CLAIM_EIO;
+        }
+        if (now >= limit) {
+            if (by_deadline)
+                return TOID_CLAIM_ELOST;
+            if (!atomic_exchange(&k->stall_logged, 1))
+                claim_log(c, TOID_CLAIM_LOG_ERR, "%s: the high-water mark write (%s backend) has "
+                          "not finished in %" PRIu32 " ms: refusing IDs of this node until it "
+                          "does", k->name, c->be->kind, c->o.admit_wait_max_ms);
+            return TOID_CLAIM_EIO;
+        }
+        /* (a write takes a fsync or a round trip: poll finely at first) */
+        struct timespec ts = {0, now - start < 10 ? 100000L : 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int64_t toid_claim_mark_wait_ms(const toid_claim *k) {
+    int64_t since = atomic_load_explicit(&k->asked_mono, memory_order_acquire);
+    if (!since)
+        return 0;
+    int64_t d = claim_mono_ms() - since;
+    return d > 0 ? d : 1;
+}
+
 int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms) {
     if (!claim_is_valid(k, claim_mono_ms()))
         return TOID_CLAIM_ELOST;
@@ -630,31 +715,9 @@ int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms) {
         return TOID_CLAIM_EBEHIND;
     int64_t ceiling = atomic_load_explicit(&k->ceiling_ms, memory_order_acquire);
     if (max_ms > ceiling) {
-        /* Past the durable mark: write it before these IDs may leave; wait
-         * for another write at most until the deadline. */
-        int64_t d = atomic_load_explicit(&k->deadline_mono, memory_order_acquire);
-        if (d == INT64_MAX) {
-            pthread_mutex_lock(&k->mu);
-        } else {
-            /* (a try-lock loop, not pthread_mutex_clocklock: ThreadSanitizer
-             * does not know that one; this path is rare) */
-            while (pthread_mutex_trylock(&k->mu) != 0) {
-                if (claim_mono_ms() >= d)
-                    return TOID_CLAIM_ELOST;
-                claim_sleep_ms(1);
-            }
-        }
-        int rc = 0;
-        if (!claim_is_valid(k, claim_mono_ms())) {
-            rc = TOID_CLAIM_ELOST; /* released (or lost) while this waited for the lock */
-        } else if (max_ms > atomic_load_explicit(&k->ceiling_ms, memory_order_acquire)) {
-            rc = extend_locked(k, max_ms);
-            atomic_fetch_add_explicit(&k->c->request_writes, 1, memory_order_relaxed);
-        }
-        pthread_mutex_unlock(&k->mu);
-        if (rc < 0) /* (a write that failed past the deadline: lost, say so) */
-            return rc == TOID_CLAIM_ELOST || !claim_is_valid(k, claim_mono_ms()) ? TOID_CLAIM_ELOST
-                                                                                : TOID_CLAIM_EIO;
+        int rc = wait_for_mark(k, max_ms);
+        if (rc < 0)
+            return rc;
     } else if (max_ms > ceiling - (int64_t)k->c->o.reserve_ms / 2 &&
                !atomic_exchange(&k->want_extend, 1)) {
         claim_wake(k->c); /* half the reservation used: the thread moves the mark */

@@ -70,6 +70,12 @@ struct toid_claim {
     _Atomic int released;            /* given up by this process (claim_retire, or inherited
                                         through fork() and abandoned): admits refuse */
     _Atomic int want_extend;         /* asked the background thread to move the mark */
+    _Atomic int64_t want_at_least_ms;/* ...to at least this (admits past the ceiling) */
+    _Atomic int64_t asked_mono;      /* CLOCK_MONOTONIC ms when an admit began to wait for
+                                        a write the thread has not finished; 0: none */
+    _Atomic unsigned write_failures; /* the thread's failed writes, for waiting admits */
+    _Atomic int write_rc;            /* the last failure's code */
+    _Atomic int stall_logged;        /* a stalled write was logged (once per stall) */
     pthread_mutex_t mu;              /* serialises writes of the mark */
     toid_claim *next;                /* the claimer's list, under c->mu */
     int pins;                        /* under c->mu: the thread is writing its mark
@@ -83,6 +89,7 @@ struct toid_claimer {
     char prefix[256];
     pthread_mutex_t mu;      /* the list of claims, the thread's wake-ups */
     pthread_cond_t cv;       /* on CLOCK_MONOTONIC: wakes the thread */
+    int kick;                /* under mu: an admit waits for a write; do not sleep */
     pthread_cond_t unpinned; /* a claim's pins fell to 0 */
     unsigned fork_gen;       /* claim_fork_gen when opened: another value means
                                 this is a child of fork() (see claim_forked) */

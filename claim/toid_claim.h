@@ -164,6 +164,10 @@ typedef struct toid_claimer_opts {
     uint32_t clock_wait_max_ms;   /* a new holder waits at most this for the clock to pass
                                      the previous mark, else TOID_CLAIM_EBEHIND; default 5000 */
     uint32_t request_timeout_ms;  /* etcd: one HTTP request; default 1000 */
+    uint32_t admit_wait_max_ms;   /* an admit waits at most this for the mark write its IDs
+                                     need (then TOID_CLAIM_EIO: a stalled disk or backend
+                                     never hangs the caller); 0 (default): until the write
+                                     ends, or the claim's deadline */
     int reset;                    /* local: forget the old mark (toidd --reset-state) */
     /* Where messages go (each one a whole line without the newline); NULL: stderr. */
     void (*log)(void *ctx, int level, const char *msg);
@@ -213,11 +217,22 @@ int toid_claim_valid(const toid_claim *k, int64_t *ms_left);
 /*
  * Before IDs whose times span [min_ms, max_ms] leave the process: 0 if they
  * may (the claim is valid, min_ms is after the previous holder's mark, and
- * the durable mark is >= max_ms, written now if needed), TOID_CLAIM_ELOST
- * (also in a child of fork()), TOID_CLAIM_EBEHIND or TOID_CLAIM_EIO.
- * Thread-safe; no I/O on the fast path.
+ * the durable mark is >= max_ms), TOID_CLAIM_ELOST (also in a child of
+ * fork()), TOID_CLAIM_EBEHIND or TOID_CLAIM_EIO (the write failed, or did
+ * not end within admit_wait_max_ms). Past the durable mark, the claimer's
+ * thread writes it and the admit waits: the caller's thread never does the
+ * I/O itself, so a bound holds even on a frozen disk. Thread-safe; no I/O
+ * and no lock on the fast path.
  */
 int toid_claim_admit(toid_claim *k, int64_t min_ms, int64_t max_ms);
+
+/*
+ * How long admits of k have been waiting for a mark write that has not
+ * ended (ms; 0: none waiting). A value past the caller's bound means the
+ * node cannot issue IDs now (a stalled disk or backend): a server reports
+ * itself not ready. Thread-safe.
+ */
+int64_t toid_claim_mark_wait_ms(const toid_claim *k);
 
 /*
  * Gives the node up. clean: no ID of it can be issued any more, so the mark

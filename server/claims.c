@@ -293,6 +293,8 @@ static void *watcher_main(void *arg) {
 
 /* ---------------------------------------------------------------- start, stop */
 
+static uint32_t mark_wait_ms;    /* --mark-wait-max-ms: readiness's bound too */
+
 static int open_backend(const char *spec, const server_config *c, toid_claimer **out) {
     /* The library makes a missing local directory (the CLI's default one);
      * toidd's must exist: a mistyped path would start afresh beside the
@@ -313,6 +315,7 @@ static int open_backend(const char *spec, const server_config *c, toid_claimer *
     o.reserve_ms = c->reserve_ms;
     /* the library reads 0 as its default; toidd's 0 means "do not wait" */
     o.clock_wait_max_ms = c->clock_wait_max_ms ? c->clock_wait_max_ms : 1;
+    o.admit_wait_max_ms = c->mark_wait_max_ms;  /* a stalled write: 503, never a hang */
     o.reset = c->reset_state;
     o.log = claim_log;
     toid_claim_backend_info be = {0};
@@ -332,6 +335,7 @@ static int open_backend(const char *spec, const server_config *c, toid_claimer *
 
 int claims_start(const server_config *c) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
+    mark_wait_ms = c->mark_wait_max_ms;
     pthread_once(&once, make_cv);
     char spec[2048];
     if (!c->no_state) {
@@ -445,13 +449,23 @@ int claims_health(sbuf *o) {
             continue;
         /* Published but past its deadline counts as unserved: requests are
          * refused from that instant (toid_claim_admit), before the watcher
-         * notices and unpublishes. */
+         * notices and unpublishes. So does a mark write that requests have
+         * waited for longer than they may (a frozen disk, a silent backend):
+         * they are refused after --mark-wait-max-ms. */
         int why;
         const served *sv = claims_enter((toid_format)i, &why);
         int lapsed = sv && sv->claim && !toid_claim_valid(sv->claim, NULL);
+        int64_t waited = sv && sv->claim ? toid_claim_mark_wait_ms(sv->claim) : 0;
         claims_leave();
-        if (sv && !lapsed)
+        if (sv && !lapsed && waited > (int64_t)mark_wait_ms)
+            sbuf_printf(o, "unserved: %s (a high-water mark write pending for %" PRId64 " ms, "
+                        "over --mark-wait-max-ms %" PRIu32 ": %s stalled)\n",
+                        fname((toid_format)i), waited, mark_wait_ms,
+                        s->node_format ? node_spec : "the state directory's disk");
+        if (sv && !lapsed) {
+            bad |= waited > (int64_t)mark_wait_ms;
             continue;
+        }
         char range[32];
         range_text(s, range, sizeof range);
         int st = atomic_load(&s->state);

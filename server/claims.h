@@ -68,7 +68,9 @@ void claims_leave(void);
 int64_t claims_node(toid_format f);
 
 /* 0 if every enabled format is served; else 1 and a line per unserved
- * format appended to out ("unserved: nanoflake (no free node in 0-3)"). */
+ * format appended to out ("unserved: nanoflake (no free node in 0-3)"): no
+ * node, a claim lost or past its deadline, or a mark write that requests
+ * have waited for longer than --mark-wait-max-ms. */
 int claims_health(sbuf *out);
 
 /* The Prometheus text of the claims (state, node, deadline, counters) and of

@@ -43,6 +43,9 @@ static const char usage_listeners[] =
     "  --reserve-ms MS          how far ahead each persisted mark reaches (default 1000)\n"
     "  --clock-wait-max-ms MS   at start, wait at most this for the clock to pass the\n"
     "                           mark, else refuse to start (default 2000; 0: refuse)\n"
+    "  --mark-wait-max-ms MS    a request whose IDs need a mark write waits at most\n"
+    "                           this for it, then 503 / TRYAGAIN; longer, /readyz says\n"
+    "                           not ready (a stalled disk or backend; default 1000)\n"
     "\n"
     "Node claims (";
 static const char usage_claims[] =
@@ -92,7 +95,8 @@ static const char usage_gen[] =
     "  -V, --version            the version\n"
     "\n"
     "HTTP: GET /v1/new/FORMAT?count=N (N from 0: 0 gives no IDs), /v1/inspect/FORMAT/ID,\n"
-    "      /v1/inspect/ID, /v1/formats, /v1/layout/FORMAT, /healthz, /metrics;\n"
+    "      /v1/inspect/ID, /v1/formats, /v1/layout/FORMAT, /livez, /readyz (/healthz),\n"
+    "      /metrics;\n"
     "      / is a page for people (decode, generate, a live chart).\n"
     "RESP: ID.NEW FORMAT [COUNT], ID.INSPECT [FORMAT] ID, PING, QUIT, HELLO [2|3],\n"
     "      AUTH, INFO, MULTI/EXEC/DISCARD, COMMAND, CONFIG GET,\n"
@@ -102,7 +106,7 @@ static const char usage_gen[] =
 
 enum {
     O_HTTP = 256, O_RESP, O_HTTP_UNIX, O_RESP_UNIX, O_STATE_DIR, O_NO_STATE, O_RESET_STATE,
-    O_RESERVE, O_CLOCK_WAIT, O_FORMATS, O_GEN, O_THREADS, O_MAX_CONN, O_MAX_COUNT,
+    O_RESERVE, O_CLOCK_WAIT, O_MARK_WAIT, O_FORMATS, O_GEN, O_THREADS, O_MAX_CONN, O_MAX_COUNT,
     O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN,
     O_CLAIM, O_CLAIM_PREFIX, O_CLAIM_TTL, O_NODES, O_REQUIREPASS, O_CORS
 };
@@ -117,6 +121,7 @@ static const struct option longopts[] = {
     {"reset-state", 0, 0, O_RESET_STATE},
     {"reserve-ms", 1, 0, O_RESERVE},
     {"clock-wait-max-ms", 1, 0, O_CLOCK_WAIT},
+    {"mark-wait-max-ms", 1, 0, O_MARK_WAIT},
     {"formats", 1, 0, O_FORMATS},
     {"gen", 1, 0, O_GEN},
     {"threads", 1, 0, O_THREADS},
@@ -479,6 +484,7 @@ static void set_defaults(server_config *c) {
     c->max_output = 4u << 20;
     c->reserve_ms = 1000;
     c->clock_wait_max_ms = 2000;
+    c->mark_wait_max_ms = 1000;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         c->enabled[f] = 1;
         c->gen[f].format = (toid_format)f;
@@ -625,6 +631,7 @@ int config_parse(int argc, char **argv, server_config *c) {
             break;
         UINT_OPT(O_RESERVE, "reserve-ms", 1, 3600000, c->reserve_ms)
         UINT_OPT(O_CLOCK_WAIT, "clock-wait-max-ms", 0, 3600000, c->clock_wait_max_ms)
+        UINT_OPT(O_MARK_WAIT, "mark-wait-max-ms", 1, 3600000, c->mark_wait_max_ms)
         UINT_OPT(O_THREADS, "threads", 1, 256, c->threads)
         UINT_OPT(O_MAX_CONN, "max-connections", 1, 1000000, c->max_connections)
         UINT_OPT(O_MAX_COUNT, "max-count", 1, 1000000, c->max_count)

@@ -26,6 +26,7 @@ typedef struct server_config {
     size_t max_output;          /* pending output bytes per connection */
     uint32_t reserve_ms;
     uint32_t clock_wait_max_ms;
+    uint32_t mark_wait_max_ms;  /* a request waits at most this for a mark write */
     int enabled[TOID_FORMAT_COUNT];
     toid_gen_config gen[TOID_FORMAT_COUNT];
     /* Node claims (server/claims.c) */

@@ -296,19 +296,31 @@ typedef struct route_ctx {
  * routes). Returns as emit. */
 typedef int route_handler(route_ctx *x, const char *rest, size_t rest_len);
 
-static int route_healthz(route_ctx *x, const char *rest, size_t rest_len) {
+/* Readiness (/readyz, and /healthz as before): 503 while draining or while
+ * a format cannot issue IDs now (claims_health: no node, claim lost or past
+ * its deadline, a mark write stalled; ids_health: the clock behind), with a
+ * line per format saying why; else 200 "ok". */
+static int route_readyz(route_ctx *x, const char *rest, size_t rest_len) {
     (void)rest, (void)rest_len;
     sbuf_reset(&x->sc->body);
     if (x->draining) {
         x->r.status = 503;
         return emit(x->out, &x->r, "draining\n", 9);
     }
-    if (claims_health(&x->sc->body)) {
-        /* not ready: a format is not served (no free node, claim lost) */
+    int bad = claims_health(&x->sc->body);
+    bad |= ids_health(&x->sc->body);
+    if (bad) {
         x->r.status = 503;
         x->r.extra = "Retry-After: 1\r\n";
         return emit(x->out, &x->r, x->sc->body.data, x->sc->body.len);
     }
+    return emit(x->out, &x->r, "ok\n", 3);
+}
+
+/* Liveness (/livez): the process answers; what it cannot serve is
+ * readiness's business (a restart would not bring a disk or etcd back). */
+static int route_livez(route_ctx *x, const char *rest, size_t rest_len) {
+    (void)rest, (void)rest_len;
     return emit(x->out, &x->r, "ok\n", 3);
 }
 
@@ -351,7 +363,9 @@ static const struct route {
     unsigned flags;
     route_handler *run;
 } routes[] = {
-    {"/healthz", 0, route_healthz},
+    {"/healthz", 0, route_readyz},
+    {"/readyz", 0, route_readyz},
+    {"/livez", 0, route_livez},
     {"/metrics", 0, route_metrics},
     {"/v1/formats", 0, route_formats},
     {"/v1/new/", ROUTE_PREFIX | ROUTE_QUERY, route_new},

@@ -70,6 +70,23 @@ static int64_t time_of(toid_format f, const uint8_t *bin, int64_t epoch) {
     return toid_time_of(f, bin, epoch, &t) < 0 ? INT64_MAX : t;
 }
 
+/* The format's last request was refused for the clock (behind its last ID
+ * beyond the policy's bound, or behind its node's mark); cleared by the
+ * next success. For readiness: ids_health. */
+static _Atomic int clock_refused[TOID_FORMAT_COUNT];
+
+int ids_health(sbuf *o) {
+    int bad = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        if (!enabled[f] || !atomic_load_explicit(&clock_refused[f], memory_order_relaxed))
+            continue;
+        sbuf_printf(o, "unserved: %s (the clock is behind its last ID or its node's mark: the "
+                    "last request was refused)\n", toid_format_get((toid_format)f)->name);
+        bad = 1;
+    }
+    return bad;
+}
+
 int ids_enabled(toid_format f) { return (unsigned)f < TOID_FORMAT_COUNT && enabled[f]; }
 
 int ids_new(toid_format f, uint8_t *out, size_t n) {
@@ -107,6 +124,11 @@ int ids_new(toid_format f, uint8_t *out, size_t n) {
         }
     }
     claims_leave();
+    {
+        int clock = rc == TOID_ECLOCK || rc == TOID_CLAIM_EBEHIND;
+        if (atomic_load_explicit(&clock_refused[f], memory_order_relaxed) != clock)
+            atomic_store_explicit(&clock_refused[f], clock, memory_order_relaxed);
+    }
     if (rc < 0) {
         METRIC_ADD(gen_errors[f], 1);
         if (log_due(f, 1))

@@ -34,6 +34,10 @@ int ids_enabled(toid_format f);
  * TOID_CLAIM_* code from admitting the batch. Thread-safe. */
 int ids_new(toid_format f, uint8_t *out, size_t n);
 
+/* Readiness: a line "unserved: FORMAT (why)" into o for each format whose
+ * last request was refused for the clock; returns 1 if any. */
+int ids_health(sbuf *o);
+
 /* Whether the error of ids_new is temporary (clock, capacity, claims). */
 int ids_error_is_temporary(int err);
 /* A message for any error of this module, the claims or the library. */

@@ -17,6 +17,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "claims.h"
+#include "ids.h"
 #include "metrics.h"
 #include "resp_reply.h"
 
@@ -234,7 +236,6 @@ int resp_cmd_client(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
  * none, "all", "default" or "everything"); unknown sections are empty. */
 int resp_cmd_info(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                   const server_config *c) {
-    (void)sc;
     enum { SERVER = 1, CLIENTS = 2, PERSISTENCE = 4, STATS = 8 };
     unsigned want = cmd->argc == 1 ? ~0u : 0;
     for (int a = 1; a < cmd->argc; a++) {
@@ -258,11 +259,15 @@ int resp_cmd_info(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
     if (want & SERVER) {
         /* redis_version: the Redis protocol level toidd follows (clients
          * gate features on it); toidd's own version is the next line */
+        /* toidd_ready: /readyz's answer (1: every format can issue IDs now;
+         * 0: see /readyz for why) */
+        sbuf_reset(&sc->body);
+        int unready = claims_health(&sc->body) | ids_health(&sc->body);
         ADD("# Server\r\nredis_version:7.0.0\r\ntoidd_version:%s\r\nredis_mode:standalone\r\n"
             "os:Linux\r\narch_bits:%d\r\nprocess_id:%ld\r\ntcp_port:%d\r\n"
-            "uptime_in_seconds:%lld\r\nuptime_in_days:%lld\r\n",
+            "uptime_in_seconds:%lld\r\nuptime_in_days:%lld\r\ntoidd_ready:%d\r\n",
             TOID_VERSION_STRING, (int)(8 * sizeof(void *)), (long)getpid(), resp_tcp_port,
-            (long long)up, (long long)(up / 86400));
+            (long long)up, (long long)(up / 86400), !unready);
     }
     if (want & CLIENTS) {
         ADD("%s# Clients\r\nconnected_clients:%lld\r\nmaxclients:%u\r\n", len ? "\r\n" : "",

@@ -176,6 +176,8 @@ check "GET /v1/formats lists formats" [ "$(echo $FORMATS | wc -w)" -ge 8 ]
 section_http() {
 need_main
 check "GET /healthz" [ "$(H "127.0.0.1:$HP/healthz")" = ok ]
+check "GET /readyz" [ "$(H "127.0.0.1:$HP/readyz")" = ok ]
+check "GET /livez" [ "$(H "127.0.0.1:$HP/livez")" = ok ]
 for f in $FORMATS; do
     id=$(H "127.0.0.1:$HP/v1/new/$f")
     check "GET /v1/new/$f gives one ID" [ "$(printf '%s\n' "$id" | wc -l)" -eq 1 -a -n "$id" ]
