@@ -124,6 +124,55 @@ TEST_CASE(auth_by_flags) {
     cfg.requirepass[0] = '\0';
 }
 
+/* HELLO checks every argument before it applies any: an error changes
+ * neither the authentication, nor the protocol, nor the name. */
+TEST_CASE(hello_all_or_nothing) {
+    strcpy(cfg.requirepass, "pw");
+    resp_session *s = resp_session_open(-1, &cfg);
+    static const struct {
+        const char *line, *reply;
+    } refused[] = {
+        {"HELLO 3 AUTH default pw BOGUS", "-ERR Syntax error in HELLO option 'BOGUS'\r\n"},
+        {"HELLO 3 AUTH default pw SETNAME a BOGUS", "-ERR Syntax error in HELLO option 'BOGUS'\r\n"},
+        {"HELLO 3 AUTH default nope BOGUS", "-ERR Syntax error in HELLO option 'BOGUS'\r\n"},
+        {"HELLO 3 AUTH default pw SETNAME", "-ERR Syntax error in HELLO option 'SETNAME'\r\n"},
+        {"HELLO 3 AUTH default pw AUTH default", "-ERR Syntax error in HELLO option 'AUTH'\r\n"},
+        {"HELLO 3 AUTH default pw SETNAME \"a b\"",
+         "-ERR Client names cannot contain spaces, newlines or special characters.\r\n"},
+        {"HELLO 3 SETNAME \"a b\" AUTH default nope",
+         "-ERR Client names cannot contain spaces, newlines or special characters.\r\n"},
+        {"HELLO 4 AUTH default pw", "-NOPROTO unsupported protocol version\r\n"},
+        {"HELLO x AUTH default pw", "-ERR Protocol version is not an integer or out of range\r\n"},
+        {"HELLO 3 AUTH default nope SETNAME a",
+         "-WRONGPASS invalid username-password pair or user is disabled.\r\n"},
+        /* the last AUTH is the one tried */
+        {"HELLO 3 AUTH default pw AUTH default nope",
+         "-WRONGPASS invalid username-password pair or user is disabled.\r\n"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        CHECK_MSG(strcmp(run(s, refused[i].line), refused[i].reply) == 0, "%s: %s",
+                  refused[i].line, run(s, refused[i].line));
+        CHECK_MSG(strcmp(run(s, "PING"), "-NOAUTH Authentication required.\r\n") == 0,
+                  "after %s: still not authenticated", refused[i].line);
+    }
+    CHECK_EQ_INT(s->proto, 2);
+    CHECK_EQ_STR(s->name, "");
+    /* the last AUTH and SETNAME win; all three applied together */
+    CHECK(strncmp(run(s, "HELLO 3 AUTH default nope AUTH default pw SETNAME a SETNAME b"), "%7\r\n",
+                  4) == 0);
+    CHECK_EQ_INT(s->proto, 3);
+    CHECK_EQ_STR(s->name, "b");
+    /* authenticated: a refused HELLO leaves protocol, name and authentication */
+    CHECK_EQ_STR(run(s, "HELLO 2 SETNAME c BOGUS"), "-ERR Syntax error in HELLO option 'BOGUS'\r\n");
+    CHECK_EQ_STR(run(s, "HELLO 2 SETNAME c AUTH default nope"),
+                 "-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+    CHECK_EQ_INT(s->proto, 3);
+    CHECK_EQ_STR(s->name, "b");
+    CHECK_EQ_STR(run(s, "PING"), "+PONG\r\n");
+    resp_session_close(s);
+    cfg.requirepass[0] = '\0';
+}
+
 static int setup(int nparam, char **param) {
     (void)nparam;
     (void)param;

@@ -11,7 +11,8 @@
 # smuggling shapes, NUL bytes), 10,000 pipelined requests, a client that
 # never reads, slowloris, a flood past --max-connections, `ulimit -n 64`;
 # the state directory on a full tmpfs and read-only (needs mount: skipped
-# with a message where not permitted), a symlinked mark.
+# with a message where not permitted), a symlinked mark; protocol edges
+# (issue 27), each reply compared byte for byte: HELLO all or nothing.
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -u
 export LC_ALL=C
@@ -301,6 +302,52 @@ if start marks --state-dir "$WORK/s9" --formats ulid; then
     done
 else
     fail "start for the mark cases: $(tail -1 "$LOG")"
+fi
+
+# --- 7. protocol edges (issue 27): the exact bytes of each reply -------------------
+# each request ends in QUIT (or a protocol error): the server closes, and what
+# it sent up to the close is compared whole
+pyrepr() { $PY -c 'import sys; print(repr(sys.stdin.buffer.read()))'; }
+same() {   # same WHAT GOT WANT: a check that shows both when they differ
+    if [ "$2" = "$3" ]; then
+        pass
+    else
+        fail "$1"
+        printf '  got:  %.400s\n  want: %.400s\n' "$2" "$3"
+    fi
+}
+exact() {   # exact PORT NAME BYTES REPLY (both printf %b): the whole answer up to the close
+    same "$2" "$($ATTACK send "$1" "$(printf '%b' "$3" | od -An -tx1 | tr -d ' \n')")" \
+        "$(printf '%b' "$4" | pyrepr)"
+}
+NOAUTH='-NOAUTH Authentication required.\r\n'
+SYNTAX="-ERR Syntax error in HELLO option 'BOGUS'\\r\\n"
+WRONGPASS='-WRONGPASS invalid username-password pair or user is disabled.\r\n'
+if start edges --no-state --formats ulid --requirepass pw; then
+    # HELLO checks everything before it applies anything (as Redis 7.2)
+    exact "$RP" "HELLO 3 AUTH <right password> BOGUS: a syntax error, ID.NEW still NOAUTH" \
+        'HELLO 3 AUTH default pw BOGUS\r\nID.NEW ulid\r\nQUIT\r\n' "$SYNTAX$NOAUTH+OK\r\n"
+    exact "$RP" "... with SETNAME: nothing applied (after AUTH: RESP2, no name)" \
+        'HELLO 3 AUTH default pw SETNAME a BOGUS\r\nPING\r\nAUTH pw\r\nCLIENT GETNAME\r\nQUIT\r\n' \
+        "$SYNTAX$NOAUTH+OK\r\n\$-1\r\n+OK\r\n"
+    exact "$RP" "HELLO's errors in order: a bad version first (NOPROTO)" \
+        'HELLO 4 AUTH default nope BOGUS\r\nHELLO x AUTH default pw\r\nPING\r\nQUIT\r\n' \
+        "-NOPROTO unsupported protocol version\r\n-ERR Protocol version is not an integer or out of range\r\n$NOAUTH+OK\r\n"
+    exact "$RP" "... then the options (a syntax error before a wrong password, a bad name)" \
+        'HELLO 3 AUTH default nope BOGUS\r\nHELLO 3 SETNAME "a b" AUTH default pw\r\nPING\r\nQUIT\r\n' \
+        "$SYNTAX-ERR Client names cannot contain spaces, newlines or special characters.\r\n$NOAUTH+OK\r\n"
+    exact "$RP" "... then the password (WRONGPASS; the last AUTH counts), then NOAUTH" \
+        'HELLO 3 AUTH default nope SETNAME a\r\nHELLO 3 AUTH default pw AUTH default nope\r\nPING\r\nHELLO 3 SETNAME a\r\nQUIT\r\n' \
+        "$WRONGPASS$WRONGPASS$NOAUTH-NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time\r\n+OK\r\n"
+    exact "$RP" "authenticated: a refused HELLO keeps the authentication, RESP2 and the name" \
+        'AUTH pw\r\nCLIENT SETNAME n\r\nHELLO 3 SETNAME b AUTH default nope\r\nHELLO 3 SETNAME c BOGUS\r\nCLIENT GETNAME\r\nQUIT\r\n' \
+        "+OK\r\n+OK\r\n$WRONGPASS$SYNTAX\$1\r\nn\r\n+OK\r\n"
+    out=$($ATTACK send "$RP" "$(printf 'HELLO 3 AUTH default pw SETNAME a\r\nCLIENT GETNAME\r\nQUIT\r\n' | od -An -tx1 | tr -d ' \n')")
+    check "a right HELLO 3 AUTH SETNAME: the RESP3 map, then the name: $out" \
+        grep -qE "^b'%7.*proto.r.n:3.*[$]1.r.na.r.n[+]OK.r.n'$" <<<"$out"
+    stop
+else
+    fail "start for the protocol edges: $(tail -1 "$LOG")"
 fi
 
 finish
