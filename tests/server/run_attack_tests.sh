@@ -12,7 +12,8 @@
 # never reads, slowloris, a flood past --max-connections, `ulimit -n 64`;
 # the state directory on a full tmpfs and read-only (needs mount: skipped
 # with a message where not permitted), a symlinked mark; protocol edges
-# (issue 27), each reply compared byte for byte: HELLO all or nothing.
+# (issue 27), each reply compared byte for byte: HELLO all or nothing, an
+# HTTP query parameter given twice (every format, every endpoint).
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -u
 export LC_ALL=C
@@ -345,6 +346,31 @@ if start edges --no-state --formats ulid --requirepass pw; then
     out=$($ATTACK send "$RP" "$(printf 'HELLO 3 AUTH default pw SETNAME a\r\nCLIENT GETNAME\r\nQUIT\r\n' | od -An -tx1 | tr -d ' \n')")
     check "a right HELLO 3 AUTH SETNAME: the RESP3 map, then the name: $out" \
         grep -qE "^b'%7.*proto.r.n:3.*[$]1.r.na.r.n[+]OK.r.n'$" <<<"$out"
+    # a query parameter given twice: a 400 naming it, whichever count was meant
+    dup="the parameter count is given more than once: give it once, an integer from 0 to 10000"
+    for f in ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7; do
+        for q in 'count=1&count=5' 'count=5&count=5' 'count=1&%63ount=2' 'count=&count=1'; do
+            got=$(curl -s --max-time 10 -w ' %{http_code}' "127.0.0.1:$HP/v1/new/$f?$q")
+            [ "$q" = 'count=&count=1' ] && want="the only parameter is count, an integer from 0 to 10000" || want=$dup
+            same "HTTP /v1/new/$f?$q: 400, the body names count" "$got" "$want"$'\n'" 400"
+        done
+    done
+    same "... as JSON when asked" \
+        "$(curl -s --max-time 10 -H 'Accept: application/json' -w ' %{http_code}' "127.0.0.1:$HP/v1/new/ulid?count=1&count=5")" \
+        "{\"error\":\"invalid\",\"message\":\"$dup\"}"$'\n'" 400"
+    same "... HEAD: 400, no body" \
+        "$(curl -s --max-time 10 -I -w '%{http_code}' "127.0.0.1:$HP/v1/new/ulid?count=1&count=5" | tail -1)" 400
+    # raw: the 400 keeps the connection, the next request on it is answered
+    out=$($ATTACK send "$HP" "$(printf 'GET /v1/new/ulid?count=1&count=5 HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/new/ulid?count=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' | od -An -tx1 | tr -d ' \n')")
+    check "raw: the 400 (its body naming count), then 2 IDs on the same connection" \
+        grep -qE "^b'HTTP/1.1 400 Bad Request.r.n.*Content-Length: $((${#dup} + 1)).r.n.r.n$dup.n\
+HTTP/1.1 200 OK.r.n.*Content-Length: 54.r.n.*r.n.r.n[0-9A-Z]{26}.n[0-9A-Z]{26}.n'$" <<<"$out"
+    # the endpoints that take no parameter say so, naming the one given
+    for path in /healthz /metrics /v1/formats /v1/layout/ulid /v1/inspect/01ARZ3NDEKTSV4RRFFQ69G5FAV / /app.js; do
+        same "HTTP $path?count=1&count=5: 400, no parameters here" \
+            "$(curl -s --max-time 10 -w ' %{http_code}' "127.0.0.1:$HP$path?count=1&count=5")" \
+            "no query parameters here (got 'count')"$'\n'" 400"
+    done
     stop
 else
     fail "start for the protocol edges: $(tail -1 "$LOG")"
