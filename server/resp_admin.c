@@ -392,15 +392,49 @@ static void set_multi(resp_session *s, int on) {
     }
 }
 
+/* The size of EXEC's reply as far as it is known before anything runs:
+ * the array's header and the known sizes of the queued replies. */
+static size_t exec_reply_size(const resp_session *s, const server_config *c) {
+    char head[32];
+    size_t need = (size_t)snprintf(head, sizeof head, "*%u\r\n", s->queued);
+    resp_limits lim = {RESP_MULTI_MAX_BYTES, RESP_MAX_INLINE, RESP_MAX_ARGS};
+    static _Thread_local resp_cmd q;
+    for (size_t pos = 0; pos < s->queue.len;) {
+        long used = resp_parse(s->queue.data + pos, s->queue.len - pos, &lim, &q);
+        if (used <= 0)
+            break;
+        pos += (size_t)used;
+        need += resp_reply_size(&q, c);
+    }
+    return need;
+}
+
 int resp_cmd_exec(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                   const server_config *c) {
     (void)cmd;
+    char msg[200];
     if (!s->multi)
         return resp_err(o, "ERR EXEC without MULTI");
     if (s->multi_dirty) {
         set_multi(s, 0);
         return resp_err(o, "EXECABORT Transaction discarded because of previous errors.");
     }
+    /* A reply past the output limit cannot be sent: refused before any
+     * command runs (no ID is spent), the transaction discarded, the
+     * connection kept. One that fits the limit but not beside the replies
+     * still pending waits for them to be sent. */
+    size_t need = exec_reply_size(s, c);
+    if (need > o->max) {
+        set_multi(s, 0);
+        snprintf(msg, sizeof msg,
+                 "ERR EXEC refused: its reply would be %zu bytes, past the output limit of %zu "
+                 "bytes (--max-output-bytes); the transaction is discarded, nothing ran",
+                 need, o->max);
+        return resp_err(o, msg);
+    }
+    if (need > o->max - sbuf_pending(o))
+        return RESP_LATER;
+    size_t keep = sbuf_pending(o);
     int r = resp_array(o, s->queued);
     /* the queue holds only known commands, re-encoded by the gate: it
      * parses back whole, and each runs by its row */
@@ -416,7 +450,17 @@ int resp_cmd_exec(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
         r = resp_command_run(row, &q, s, o, sc, c);
     }
     set_multi(s, 0);
-    return r < 0 ? -1 : 0;
+    if (r < 0) {
+        /* a reply whose size was not known in advance (INFO, CLIENT LIST...)
+         * passed the limit: the commands ran, their replies cannot be sent */
+        o->len = o->off + keep;
+        snprintf(msg, sizeof msg,
+                 "ERR EXEC's reply would pass the output limit of %zu bytes "
+                 "(--max-output-bytes): its commands ran, their replies are dropped",
+                 o->max);
+        return resp_err(o, msg);
+    }
+    return 0;
 }
 
 int resp_cmd_multi(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,

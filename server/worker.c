@@ -176,10 +176,14 @@ static int conn_process(loop *L, conn *c) {
                 used = c->in_len;
                 break;
             }
-            used += (size_t)r;
-            if (cmd.argc == 0)
+            if (cmd.argc == 0) {
+                used += (size_t)r;
                 continue;
+            }
             rc = resp_handle(&cmd, c->sess, &c->out, &L->sc, L->w->cfg);
+            if (rc == RESP_LATER && sbuf_pending(&c->out) > 0)
+                break;   /* left in c->in: handled again once the output is sent (conn_flush) */
+            used += (size_t)r;
         }
         c->last_active = L->now;
         c->req_start = 0;

@@ -13,7 +13,9 @@
 # the state directory on a full tmpfs and read-only (needs mount: skipped
 # with a message where not permitted), a symlinked mark; protocol edges
 # (issue 27), each reply compared byte for byte: HELLO all or nothing, an
-# HTTP query parameter given twice (every format, every endpoint).
+# HTTP query parameter given twice (every format, every endpoint), replies
+# past --max-output-bytes (EXEC refused before it runs, at the byte; a reply
+# of unknown size replaced by an error; redis-py's view of it).
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -u
 export LC_ALL=C
@@ -317,8 +319,10 @@ same() {   # same WHAT GOT WANT: a check that shows both when they differ
         printf '  got:  %.400s\n  want: %.400s\n' "$2" "$3"
     fi
 }
-exact() {   # exact PORT NAME BYTES REPLY (both printf %b): the whole answer up to the close
-    same "$2" "$($ATTACK send "$1" "$(printf '%b' "$3" | od -An -tx1 | tr -d ' \n')")" \
+exact() {   # exact PORT NAME BYTES REPLY [crowd N]: the whole answer up to the close
+    local mode=send extra=()   # (BYTES and REPLY as printf %b; crowd N: N other connections first)
+    [ "${5:-}" = crowd ] && mode=crowd extra=("$6")
+    same "$2" "$($ATTACK $mode "$1" "${extra[@]}" "$(printf '%b' "$3" | od -An -tx1 | tr -d ' \n')")" \
         "$(printf '%b' "$4" | pyrepr)"
 }
 NOAUTH='-NOAUTH Authentication required.\r\n'
@@ -371,9 +375,69 @@ HTTP/1.1 200 OK.r.n.*Content-Length: 54.r.n.*r.n.r.n[0-9A-Z]{26}.n[0-9A-Z]{26}.n
             "$(curl -s --max-time 10 -w ' %{http_code}' "127.0.0.1:$HP$path?count=1&count=5")" \
             "no query parameters here (got 'count')"$'\n'" 400"
     done
+    # a reply past the output limit (--max-output-bytes, 4 MiB by default):
+    # EXEC is refused before anything runs, with an error, and the
+    # connection is kept (it was closed without a word)
+    issued() { curl -s --max-time 10 "127.0.0.1:$HP/metrics" | sed -n 's/^toidd_ids_issued_total{format="ulid"} //p'; }
+    before=$(issued)
+    out=$({ printf 'AUTH pw\r\nMULTI\r\n'; for i in $(seq 1024); do printf 'ID.NEW ulid 10000\r\n'; done
+            printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "MULTI, 1024 x ID.NEW ulid 10000 (338 MB), EXEC: refused with the sizes, the connection kept" "$out" \
+        "2 +OK|1024 +QUEUED|1 -ERR EXEC refused: its reply would be 337928199 bytes, past the output limit of 4194304 bytes (--max-output-bytes); the transaction is discarded, nothing ran|1 +PONG|1 +OK|"
+    same "... no ID was made for it (toidd_ids_issued_total of ulid)" "$(issued)" "$before"
+    # what a client makes of it: redis-py's pipeline raises the error, and
+    # the connection goes on (the same CLIENT ID)
+    out=$(timeout 60 "$PY" -c '
+import sys, redis
+r = redis.Redis(port=int(sys.argv[1]), password="pw", single_connection_client=True)
+me = r.client_id()
+p = r.pipeline(transaction=True)
+for _ in range(1024):
+    p.execute_command("ID.NEW", "ulid", 10000)
+try:
+    p.execute()
+    print("no error")
+except redis.ResponseError as e:
+    print(type(e).__name__, str(e)[:48], r.client_id() == me, len(r.execute_command("ID.NEW", "ulid", 3)))
+' "$RP" 2>&1)
+    same "redis-py: pipeline() of the same raises ResponseError; its connection goes on" "$out" \
+        "ResponseError EXEC refused: its reply would be 337928199 bytes True 3"
     stop
 else
     fail "start for the protocol edges: $(tail -1 "$LOG")"
+fi
+# a reply that fills the limit to the byte is sent whole, also behind other
+# replies still pending (EXEC waits for them to go out); one byte more is
+# refused. 12 x ID.NEW ulid 10000: "*12\r\n" + 12 x ("*10000\r\n" +
+# 10,000 x "$26\r\n" + 26 + "\r\n") = 3,960,101 bytes
+if start edges_fit --no-state --formats ulid --max-output-bytes 3960101; then
+    out=$({ for i in $(seq 100); do printf 'PING\r\n'; done; printf 'MULTI\r\n'
+            for i in $(seq 12); do printf 'ID.NEW ulid 10000\r\n'; done
+            printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "EXEC's reply of exactly --max-output-bytes, behind 100 PONGs: whole, 120,000 distinct IDs" "$out" \
+        "100 +PONG|1 +OK|12 +QUEUED|1 *12 3960101 bytes, 120000 strings (120000 distinct)|1 +PONG|1 +OK|"
+    out=$({ printf 'MULTI\r\n'; for i in $(seq 12); do printf 'ID.NEW ulid 10000\r\n'; done
+            printf 'PING\r\nEXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "... 7 bytes more (a PING): refused" "$out" \
+        "1 +OK|13 +QUEUED|1 -ERR EXEC refused: its reply would be 3960108 bytes, past the output limit of 3960101 bytes (--max-output-bytes); the transaction is discarded, nothing ran|1 +PONG|1 +OK|"
+    stop
+else
+    fail "start with --max-output-bytes 3960101: $(tail -1 "$LOG")"
+fi
+# replies whose size is not known before they are made (CLIENT LIST, INFO):
+# the smallest limit toidd takes (--max-count 1: 69,681 bytes)
+if start edges_small --no-state --formats ulid --max-count 1 --max-output-bytes 69681; then
+    exact "$RP" "CLIENT LIST of 700 connections (some 95 KB): an error in its place, the connection kept" \
+        'CLIENT LIST\r\nPING\r\nQUIT\r\n' \
+        '-ERR the reply would pass the output limit of 69681 bytes (--max-output-bytes)\r\n+PONG\r\n+OK\r\n' \
+        crowd 700
+    out=$({ printf 'MULTI\r\n'; for i in $(seq 200); do printf 'INFO\r\n'; done
+            printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "MULTI, 200 x INFO (some 80 KB), EXEC: an error saying they ran, the connection kept" "$out" \
+        "1 +OK|200 +QUEUED|1 -ERR EXEC's reply would pass the output limit of 69681 bytes (--max-output-bytes): its commands ran, their replies are dropped|1 +PONG|1 +OK|"
+    stop
+else
+    fail "start with --max-count 1 --max-output-bytes 69681: $(tail -1 "$LOG")"
 fi
 
 finish
