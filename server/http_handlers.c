@@ -62,7 +62,6 @@ typedef struct reply {
 } reply;
 
 static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
-    METRIC_ADD(http_status[r->status], 1);
     int rc = sbuf_printf(out, "HTTP/1.1 %d %s\r\nServer: toidd\r\n%s", r->status,
                          reason(r->status), date_header());
     if (r->status == 204)   /* no body and no Content-Length (RFC 9110 8.6) */
@@ -77,6 +76,8 @@ static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
                       r->extra ? r->extra : "");
     if (rc == 0 && !r->head)
         rc = sbuf_add(out, body, blen);
+    if (rc == 0)   /* (a response that did not fit is answered again: counted then) */
+        METRIC_ADD(http_status[r->status], 1);
     return rc;
 }
 

@@ -15,7 +15,8 @@
 # (issue 27), each reply compared byte for byte: HELLO all or nothing, an
 # HTTP query parameter given twice (every format, every endpoint), replies
 # past --max-output-bytes (EXEC refused before it runs, at the byte; a reply
-# of unknown size replaced by an error; redis-py's view of it).
+# of unknown size replaced by an error; redis-py's view of it; pipelined
+# HTTP responses past it together).
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -u
 export LC_ALL=C
@@ -435,6 +436,14 @@ if start edges_small --no-state --formats ulid --max-count 1 --max-output-bytes 
             printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
     same "MULTI, 200 x INFO (some 80 KB), EXEC: an error saying they ran, the connection kept" "$out" \
         "1 +OK|200 +QUEUED|1 -ERR EXEC's reply would pass the output limit of 69681 bytes (--max-output-bytes): its commands ran, their replies are dropped|1 +PONG|1 +OK|"
+    # HTTP: pipelined responses that fit one by one, not all together: each
+    # waits for the ones before it to go out (it closed, and sent nothing)
+    out=$({ for i in $(seq 20); do printf 'GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n'; done
+            printf 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'; } | $ATTACK send "$HP" -)
+    js=$(wc -c <"$HERE/../../server/page/app.js")
+    same "HTTP: 20 pipelined GET /app.js (300 KB, past the limit), then /healthz: 20 pages, then ok" \
+        "$(grep -o "HTTP/1.1 200 OK" <<<"$out" | wc -l) $(grep -o "Content-Length: $js.r.n" <<<"$out" | wc -l) ${out: -7}" \
+        "21 20 \\nok\\n'"
     stop
 else
     fail "start with --max-count 1 --max-output-bytes 69681: $(tail -1 "$LOG")"
