@@ -16,7 +16,7 @@
 # HTTP query parameter given twice (every format, every endpoint), replies
 # past --max-output-bytes (EXEC refused before it runs, at the byte; a reply
 # of unknown size replaced by an error; redis-py's view of it; pipelined
-# HTTP responses past it together).
+# HTTP responses past it together), RESP lengths <= 0 as Redis reads them.
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -u
 export LC_ALL=C
@@ -436,6 +436,27 @@ if start edges_small --no-state --formats ulid --max-count 1 --max-output-bytes 
             printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
     same "MULTI, 200 x INFO (some 80 KB), EXEC: an error saying they ran, the connection kept" "$out" \
         "1 +OK|200 +QUEUED|1 -ERR EXEC's reply would pass the output limit of 69681 bytes (--max-output-bytes): its commands ran, their replies are dropped|1 +PONG|1 +OK|"
+    # RESP lengths of 0 and below, as redis-server 7.0.15 answers the same
+    # bytes: a count <= 0 is no command (the next one is read), "$0" an empty
+    # argument; a negative bulk length, "-0" and a leading zero are protocol
+    # errors (the connection closed)
+    exact "$RP" "*-2, then PING: PONG" '*-2\r\nPING\r\nQUIT\r\n' '+PONG\r\n+OK\r\n'
+    exact "$RP" "*0, *-1, *-99999999999, then PING: PONG" \
+        '*0\r\n*-1\r\n*-99999999999\r\nPING\r\nQUIT\r\n' '+PONG\r\n+OK\r\n'
+    exact "$RP" "*-2, then multibulk PING and QUIT" \
+        '*-2\r\n*1\r\n$4\r\nPING\r\n*1\r\n$4\r\nQUIT\r\n' '+PONG\r\n+OK\r\n'
+    exact "$RP" "\$0 as the name: an unknown command ''" '*1\r\n$0\r\n\r\nQUIT\r\n' \
+        "-ERR unknown command ''\\r\\n+OK\\r\\n"
+    exact "$RP" "\$0 as an argument: ECHO answers \$0" '*2\r\n$4\r\nECHO\r\n$0\r\n\r\nQUIT\r\n' \
+        '$0\r\n\r\n+OK\r\n'
+    for bulk in '$-1' '$-2' '$-0' '$04'; do
+        exact "$RP" "$bulk as a bulk length: a protocol error and a close" \
+            "*2\\r\\n\$4\\r\\nECHO\\r\\n$bulk\\r\\nPING\\r\\n" '-ERR Protocol error: invalid bulk length\r\n'
+    done
+    for count in '*-0' '*01' '*+1'; do
+        exact "$RP" "$count as a count: a protocol error and a close" \
+            "$count\\r\\n\$4\\r\\nPING\\r\\n" '-ERR Protocol error: invalid multibulk length\r\n'
+    done
     # HTTP: pipelined responses that fit one by one, not all together: each
     # waits for the ones before it to go out (it closed, and sent nothing)
     out=$({ for i in $(seq 20); do printf 'GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n'; done
