@@ -33,9 +33,14 @@ extern const char http_refusal[];
 extern const char resp_refusal[];
 
 /* Appends the reply to cmd from the connection with session s (AUTH gate,
- * MULTI queue, then the command's row: resp_commands.c). Returns 1 when the connection must be
- * closed after the reply (QUIT, HTTP sent to the RESP port), 0, or -1 on
- * overflow. */
+ * MULTI queue, then the command's row: resp_commands.c). Returns 1 when the
+ * connection must be closed after the reply (QUIT, HTTP sent to the RESP
+ * port), 0, RESP_LATER when nothing was done and cmd must be handled again
+ * once out's pending bytes are sent (an EXEC whose reply fits the output
+ * limit, but not beside them), or -1 when even an error reply does not fit
+ * (close at once). A reply that would pass out's limit is replaced by an
+ * error reply saying so. */
+enum { RESP_LATER = 2 };
 int resp_handle(const resp_cmd *cmd, resp_session *s, sbuf *out, scratch *sc,
                 const server_config *c);
 /* A protocol error reply (the connection is closed after it). */

@@ -62,7 +62,6 @@ typedef struct reply {
 } reply;
 
 static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
-    METRIC_ADD(http_status[r->status], 1);
     int rc = sbuf_printf(out, "HTTP/1.1 %d %s\r\nServer: toidd\r\n%s", r->status,
                          reason(r->status), date_header());
     if (r->status == 204)   /* no body and no Content-Length (RFC 9110 8.6) */
@@ -77,6 +76,8 @@ static int emit(sbuf *out, const reply *r, const char *body, size_t blen) {
                       r->extra ? r->extra : "");
     if (rc == 0 && !r->head)
         rc = sbuf_add(out, body, blen);
+    if (rc == 0)   /* (a response that did not fit is answered again: counted then) */
+        METRIC_ADD(http_status[r->status], 1);
     return rc;
 }
 
@@ -144,9 +145,12 @@ static long pct_decode(const char *s, size_t n, char *dst, int no_slash) {
 }
 
 /* count=N from the query (names and values percent-decoded); the only
- * parameter there is. N may be 0 (no IDs), as the CLI's --count 0. 0, or -1. */
-static int parse_query(const char *q, size_t n, unsigned max, unsigned long *count) {
+ * parameter there is, given at most once. N may be 0 (no IDs), as the CLI's
+ * --count 0. 0, or -1 with the error message in msg. */
+static int parse_query(const char *q, size_t n, unsigned max, unsigned long *count, char *msg,
+                       size_t cap) {
     *count = 1;
+    int seen = 0;
     size_t i = 0;
     while (i < n) {
         size_t s = i;
@@ -157,20 +161,31 @@ static int parse_query(const char *q, size_t n, unsigned max, unsigned long *cou
             continue;
         const char *eq = memchr(q + s, '=', e - s);
         char name[16], value[16];
-        if (!eq || (size_t)(eq - (q + s)) > sizeof name || (size_t)(q + e - eq - 1) > sizeof value)
-            return -1;
-        long nl = pct_decode(q + s, (size_t)(eq - (q + s)), name, 0);
-        long vl = pct_decode(eq + 1, (size_t)(q + e - eq - 1), value, 0);
-        if (nl != 5 || memcmp(name, "count", 5) != 0 || vl < 1 || vl > 7)
-            return -1;
-        unsigned long v = 0;
-        for (long k = 0; k < vl; k++) {
-            if (value[k] < '0' || value[k] > '9')
-                return -1;
-            v = v * 10 + (unsigned long)(value[k] - '0');
+        long nl = -1, vl = -1;
+        if (eq && (size_t)(eq - (q + s)) <= sizeof name && (size_t)(q + e - eq - 1) <= sizeof value) {
+            nl = pct_decode(q + s, (size_t)(eq - (q + s)), name, 0);
+            vl = pct_decode(eq + 1, (size_t)(q + e - eq - 1), value, 0);
         }
-        if (v > max)
+        int is_count = nl == 5 && memcmp(name, "count", 5) == 0;
+        if (is_count && seen) {
+            /* which of two counts was meant cannot be told: neither is taken */
+            snprintf(msg, cap, "the parameter count is given more than once: give it once, an "
+                               "integer from 0 to %u", max);
             return -1;
+        }
+        seen |= is_count;
+        unsigned long v = 0;
+        int ok = is_count && vl >= 1 && vl <= 7;
+        for (long k = 0; ok && k < vl; k++) {
+            if (value[k] < '0' || value[k] > '9')
+                ok = 0;
+            else
+                v = v * 10 + (unsigned long)(value[k] - '0');
+        }
+        if (!ok || v > max) {
+            snprintf(msg, cap, "the only parameter is count, an integer from 0 to %u", max);
+            return -1;
+        }
         *count = v;
     }
     return 0;
@@ -191,10 +206,8 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         return error_reply(out, sc, r, json, "not_found", "unknown format", -1);
     }
     unsigned long n;
-    if (parse_query(query, qlen, c->max_count, &n) < 0) {
+    if (parse_query(query, qlen, c->max_count, &n, msg, sizeof msg) < 0) {
         r.status = 400;
-        snprintf(msg, sizeof msg, "the only parameter is count, an integer from 0 to %u",
-                 c->max_count);
         return error_reply(out, sc, r, json, "invalid", msg, -1);
     }
     size_t tl = toid_format_get(f)->text_len;
@@ -422,8 +435,15 @@ static int route_request(const http_request *req, route_ctx *x) {
         return error_reply(x->out, x->sc, x->r, x->json, "not_found", "no such resource", -1);
     }
     if (x->query_len && !(route && (route->flags & ROUTE_QUERY))) {
+        /* named as sent (the request line holds visible ASCII only) */
+        size_t nl = 0;
+        while (nl < x->query_len && x->query[nl] != '=' && x->query[nl] != '&')
+            nl++;
+        char msg[96];
+        snprintf(msg, sizeof msg, "no query parameters here (got '%.*s%s')",
+                 (int)(nl < 32 ? nl : 32), x->query, nl > 32 ? "..." : "");
         x->r.status = 400;
-        return error_reply(x->out, x->sc, x->r, x->json, "invalid", "no query parameters here", -1);
+        return error_reply(x->out, x->sc, x->r, x->json, "invalid", msg, -1);
     }
     if (route) {
         size_t m = strlen(route->path);

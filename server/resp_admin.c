@@ -303,19 +303,25 @@ static int password_ok(const server_config *c, const char *p, size_t n) {
 }
 
 /* AUTH [user] password, also HELLO's AUTH option: user must be "default".
- * Returns 1 when authenticated (nothing written), 0 when an error was
- * written, -1 on overflow. */
-static int try_auth(resp_session *s, sbuf *o, const server_config *c, const char *user,
-                    size_t ul, const char *pass, size_t pl) {
+ * Checks only: returns 1 when the pair is right (nothing written), 0 when
+ * an error was written, -1 on overflow. The caller authenticates. */
+static int auth_ok(sbuf *o, const server_config *c, const char *user, size_t ul, const char *pass,
+                   size_t pl) {
     if (!c->requirepass[0])
         return resp_err(o, "ERR AUTH <password> called without any password configured for "
                            "the default user. Are you sure your configuration is correct?");
     if ((user && !(ul == 7 && memcmp(user, "default", 7) == 0)) || !password_ok(c, pass, pl))
         return resp_err(o, "WRONGPASS invalid username-password pair or user is disabled.");
-    s->authed = 1;
     return 1;
 }
 
+/* HELLO [protover [AUTH user password] [SETNAME name]]: all or nothing, as
+ * Redis 7.2 does it. Every argument is checked first, in this order: the
+ * version (not a number, then NOPROTO), each option in turn (a syntax error
+ * naming it, a bad name), then the password of the last AUTH (WRONGPASS),
+ * then that the connection is authenticated (NOAUTH). Any of these errors
+ * is the whole reply and changes nothing: not the authentication, the
+ * protocol or the name. Only then are the three applied, together. */
 int resp_cmd_hello(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                    const server_config *c) {
     (void)sc;
@@ -330,31 +336,41 @@ int resp_cmd_hello(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
         else
             return resp_err(o, "ERR Protocol version is not an integer or out of range");
     }
-    const char *name = NULL;
-    size_t name_len = 0;
+    const char *name = NULL, *user = NULL, *pass = NULL;
+    size_t name_len = 0, user_len = 0, pass_len = 0;
     for (int a = 2; a < cmd->argc; a++) {
         if (resp_ieq(cmd->argv[a], cmd->argl[a], "AUTH") && a + 2 < cmd->argc) {
-            int au = try_auth(s, o, c, cmd->argv[a + 1], cmd->argl[a + 1], cmd->argv[a + 2],
-                              cmd->argl[a + 2]);
-            if (au <= 0)
-                return au;   /* the error is the reply */
+            user = cmd->argv[a + 1];   /* the last AUTH is the one tried */
+            user_len = cmd->argl[a + 1];
+            pass = cmd->argv[a + 2];
+            pass_len = cmd->argl[a + 2];
             a += 2;
         } else if (resp_ieq(cmd->argv[a], cmd->argl[a], "SETNAME") && a + 1 < cmd->argc) {
-            name = cmd->argv[a + 1];
+            name = cmd->argv[a + 1];   /* the last SETNAME is the one set */
             name_len = cmd->argl[a + 1];
             if (!settable(name, name_len))
                 return resp_err(o, "ERR Client names cannot contain spaces, newlines or special "
                                    "characters.");
             a += 1;
         } else {
-            return resp_err(o, "ERR Syntax error in HELLO option");
+            char opt[48], msg[96];
+            resp_printable(opt, sizeof opt, cmd->argv[a], cmd->argl[a]);
+            snprintf(msg, sizeof msg, "ERR Syntax error in HELLO option '%s'", opt);
+            return resp_err(o, msg);
         }
     }
-    if (!s->authed)
+    if (pass) {
+        int au = auth_ok(o, c, user, user_len, pass, pass_len);
+        if (au <= 0)
+            return au;   /* the error is the reply */
+    } else if (!s->authed) {
         return resp_err(o, "NOAUTH HELLO must be called with the client already authenticated, "
                            "otherwise the HELLO <proto> AUTH <user> <pass> option can be used to "
                            "authenticate the client and select the RESP protocol version at the "
                            "same time");
+    }
+    if (pass)
+        s->authed = 1;
     pthread_mutex_lock(&reg_lock);
     s->proto = proto;
     if (name) {
@@ -381,15 +397,49 @@ static void set_multi(resp_session *s, int on) {
     }
 }
 
+/* The size of EXEC's reply as far as it is known before anything runs:
+ * the array's header and the known sizes of the queued replies. */
+static size_t exec_reply_size(const resp_session *s, const server_config *c) {
+    char head[32];
+    size_t need = (size_t)snprintf(head, sizeof head, "*%u\r\n", s->queued);
+    resp_limits lim = {RESP_MULTI_MAX_BYTES, RESP_MAX_INLINE, RESP_MAX_ARGS};
+    static _Thread_local resp_cmd q;
+    for (size_t pos = 0; pos < s->queue.len;) {
+        long used = resp_parse(s->queue.data + pos, s->queue.len - pos, &lim, &q);
+        if (used <= 0)
+            break;
+        pos += (size_t)used;
+        need += resp_reply_size(&q, c);
+    }
+    return need;
+}
+
 int resp_cmd_exec(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                   const server_config *c) {
     (void)cmd;
+    char msg[200];
     if (!s->multi)
         return resp_err(o, "ERR EXEC without MULTI");
     if (s->multi_dirty) {
         set_multi(s, 0);
         return resp_err(o, "EXECABORT Transaction discarded because of previous errors.");
     }
+    /* A reply past the output limit cannot be sent: refused before any
+     * command runs (no ID is spent), the transaction discarded, the
+     * connection kept. One that fits the limit but not beside the replies
+     * still pending waits for them to be sent. */
+    size_t need = exec_reply_size(s, c);
+    if (need > o->max) {
+        set_multi(s, 0);
+        snprintf(msg, sizeof msg,
+                 "ERR EXEC refused: its reply would be %zu bytes, past the output limit of %zu "
+                 "bytes (--max-output-bytes); the transaction is discarded, nothing ran",
+                 need, o->max);
+        return resp_err(o, msg);
+    }
+    if (need > o->max - sbuf_pending(o))
+        return RESP_LATER;
+    size_t keep = sbuf_pending(o);
     int r = resp_array(o, s->queued);
     /* the queue holds only known commands, re-encoded by the gate: it
      * parses back whole, and each runs by its row */
@@ -405,7 +455,17 @@ int resp_cmd_exec(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
         r = resp_command_run(row, &q, s, o, sc, c);
     }
     set_multi(s, 0);
-    return r < 0 ? -1 : 0;
+    if (r < 0) {
+        /* a reply whose size was not known in advance (INFO, CLIENT LIST...)
+         * passed the limit: the commands ran, their replies cannot be sent */
+        o->len = o->off + keep;
+        snprintf(msg, sizeof msg,
+                 "ERR EXEC's reply would pass the output limit of %zu bytes "
+                 "(--max-output-bytes): its commands ran, their replies are dropped",
+                 o->max);
+        return resp_err(o, msg);
+    }
+    return 0;
 }
 
 int resp_cmd_multi(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
@@ -429,8 +489,10 @@ int resp_cmd_discard(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
 int resp_cmd_auth(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                   const server_config *c) {
     (void)sc;
-    int r = try_auth(s, o, c, cmd->argc == 3 ? cmd->argv[1] : NULL, cmd->argl[1],
-                     cmd->argv[cmd->argc - 1], cmd->argl[cmd->argc - 1]);
+    int r = auth_ok(o, c, cmd->argc == 3 ? cmd->argv[1] : NULL, cmd->argl[1],
+                    cmd->argv[cmd->argc - 1], cmd->argl[cmd->argc - 1]);
+    if (r == 1)
+        s->authed = 1;
     return r == 1 ? ok(o) : r;
 }
 

@@ -178,7 +178,18 @@ int resp_handle(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
         s->multi_dirty = 1;
         r = resp_err(o, "ERR Command not allowed inside a transaction");
     } else {
+        size_t keep = sbuf_pending(o);   /* (o may be compacted, never consumed, meanwhile) */
         r = resp_command_run(row, cmd, s, o, sc, c);
+        if (r < 0) {
+            /* the reply does not fit: what it wrote is dropped, an error
+             * says why, and the connection stays usable */
+            char msg[120];
+            o->len = o->off + keep;
+            snprintf(msg, sizeof msg,
+                     "ERR the reply would pass the output limit of %zu bytes (--max-output-bytes)",
+                     o->max);
+            r = resp_err(o, msg);
+        }
     }
     return r < 0 ? -1 : r;
 }

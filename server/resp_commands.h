@@ -9,7 +9,8 @@
 #include "handlers.h"
 
 /* A command's own work: writes its reply to out. Returns 0, 1 when the
- * connection must be closed after the reply (QUIT), or -1 on overflow. Its
+ * connection must be closed after the reply (QUIT), RESP_LATER (EXEC: ask
+ * again once the pending output is sent), or -1 on overflow. Its
  * arguments were checked against the row's arity; it counts no metrics
  * (resp_err counts error replies, resp_command_run the others). */
 typedef int resp_handler(const resp_cmd *cmd, resp_session *s, sbuf *out, scratch *sc,
@@ -38,6 +39,12 @@ const resp_command *resp_command_find(const char *name, size_t len);
  * handler, and the count of a successful reply. Returns as the handler. */
 int resp_command_run(const resp_command *row, const resp_cmd *cmd, resp_session *s, sbuf *out,
                      scratch *sc, const server_config *c);
+
+/* The size of the reply cmd gets when it succeeds, where that is known
+ * before it runs (ID.NEW, PING, ECHO); 0 for the others. EXEC adds these
+ * up to refuse, before running anything, a transaction whose reply would
+ * pass the output limit. */
+size_t resp_reply_size(const resp_cmd *cmd, const server_config *c);
 
 /* The handlers (resp_handlers.c: the data commands; resp_admin.c: the
  * session's). */

@@ -25,6 +25,51 @@ void resp_reply_protocol_error(sbuf *out, const char *msg) {
     err(out, line);
 }
 
+/* ID.NEW's COUNT: 1 to 7 digits, at most --max-count. 0, or -1. */
+static int new_count(const resp_cmd *cmd, const server_config *c, unsigned long *n) {
+    const char *v = cmd->argv[2];
+    size_t l = cmd->argl[2];
+    *n = 0;
+    if (l < 1 || l > 7)
+        return -1;
+    for (size_t i = 0; i < l; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return -1;
+        *n = *n * 10 + (unsigned long)(v[i] - '0');
+    }
+    return *n <= c->max_count ? 0 : -1;
+}
+
+static size_t digits(size_t n) {
+    size_t d = 1;
+    while (n >= 10) {
+        n /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* The bytes of a bulk string of n bytes: "$n\r\n", the bytes, "\r\n". */
+static size_t bulk_size(size_t n) { return 1 + digits(n) + 2 + n + 2; }
+
+size_t resp_reply_size(const resp_cmd *cmd, const server_config *c) {
+    const char *name = cmd->argv[0];
+    size_t nl = cmd->argl[0];
+    toid_format f;
+    unsigned long n = 1;
+    if (ieq(name, nl, "ID.NEW") && (cmd->argc == 2 || cmd->argc == 3) &&
+        ids_lookup(cmd->argv[1], cmd->argl[1], &f) == 0 && ids_enabled(f) &&
+        (cmd->argc == 2 || new_count(cmd, c, &n) == 0)) {
+        size_t each = bulk_size(toid_format_get(f)->text_len);
+        return cmd->argc == 2 ? each : 1 + digits(n) + 2 + n * each;   /* "*n\r\n" and n IDs */
+    }
+    if (ieq(name, nl, "PING") && cmd->argc <= 2)
+        return cmd->argc == 2 ? bulk_size(cmd->argl[1]) : 7;   /* "+PONG\r\n" */
+    if (ieq(name, nl, "ECHO") && cmd->argc == 2)
+        return bulk_size(cmd->argl[1]);
+    return 0;
+}
+
 int resp_cmd_new(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                  const server_config *c) {
     (void)s;
@@ -37,17 +82,7 @@ int resp_cmd_new(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
     }
     unsigned long n = 1;
     if (cmd->argc == 3) {
-        const char *v = cmd->argv[2];
-        size_t l = cmd->argl[2];
-        n = 0;
-        int ok = l >= 1 && l <= 7;
-        for (size_t i = 0; ok && i < l; i++) {
-            if (v[i] < '0' || v[i] > '9')
-                ok = 0;
-            else
-                n = n * 10 + (unsigned long)(v[i] - '0');
-        }
-        if (!ok || n > c->max_count) {
+        if (new_count(cmd, c, &n) < 0) {
             snprintf(msg, sizeof msg, "ERR count must be an integer from 0 to %u", c->max_count);
             return err(o, msg);
         }
@@ -80,7 +115,9 @@ int resp_cmd_new(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
     head[hl++] = '\r';
     head[hl++] = '\n';
     size_t each = hl + tl + 2;
-    char *w = sbuf_room(o, n * each + 1);   /* + 1: the encoder's NUL */
+    /* (the encoder's NUL after each text lands where its "\r" goes: no
+     * byte past the reply is needed, so a reply may fill the limit exactly) */
+    char *w = sbuf_room(o, n * each);
     if (!w)
         return -1;
     char *p = w;

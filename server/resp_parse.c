@@ -10,8 +10,11 @@ static long fail(resp_cmd *cmd, const char *why) {
     return RESP_ERROR;
 }
 
-/* A decimal line after a type byte at buf[*pos]: digits (or "-1") then CRLF.
- * Returns 1 with *out, 0 for need more, -1 for a bad line. */
+/* A decimal line after a type byte at buf[*pos], written as Redis writes
+ * and reads them (string2ll): "0", or digits without a leading zero after
+ * an optional '-' (not "-0", "+1", "01" or " 1"), at most 9 digits (18
+ * after '-'), then CRLF. Returns 1 with *out, 0 for need more, -1 for a bad line (as soon as
+ * no continuation could make it good). */
 static int number_line(const char *buf, size_t len, size_t *pos, long *out) {
     size_t i = *pos + 1;
     int neg = 0;
@@ -22,13 +25,17 @@ static int number_line(const char *buf, size_t len, size_t *pos, long *out) {
         i++;
     }
     while (i < len && buf[i] >= '0' && buf[i] <= '9') {
-        if (++digits > 9)
-            return -1;
+        if (digits == 1 && v == 0)
+            return -1;   /* a leading zero, "-0" included */
+        if (++digits > (neg ? 18u : 9u))
+            return -1;   /* (no count or length of toidd's has 10 digits) */
         v = v * 10 + (buf[i] - '0');
         i++;
     }
+    if (neg && digits == 1 && v == 0)
+        return -1;       /* "-0" */
     if (i >= len)
-        return digits > 9 ? -1 : 0;
+        return 0;
     if (digits == 0 || buf[i] != '\r')
         return -1;
     if (i + 1 >= len)
@@ -49,7 +56,7 @@ static long multibulk(const char *buf, size_t len, const resp_limits *lim, resp_
     if (r == 0)
         return RESP_NEED_MORE;
     if (n <= 0)
-        return (long)pos;   /* *0 and *-1: nothing to do */
+        return (long)pos;   /* *0, *-1, any *-N: no command, as Redis ignores them */
     if ((unsigned long)n > lim->max_args || n > RESP_MAX_ARGS)
         return fail(cmd, "too many arguments");
     for (long k = 0; k < n; k++) {

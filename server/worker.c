@@ -161,8 +161,22 @@ static int conn_process(loop *L, conn *c) {
                 used = c->in_len;
                 break;
             }
-            used += (size_t)r;
+            size_t keep = sbuf_pending(&c->out);   /* (compacted, never consumed, meanwhile) */
             rc = http_handle(&req, &c->out, &L->sc, L->w->cfg, L->draining);
+            if (rc < 0) {
+                /* the response does not fit beside the pending ones (a
+                 * pipelined page at a small --max-output-bytes): dropped,
+                 * and the request answered again once they are sent (only
+                 * /v1/new makes anything, and its responses always fit
+                 * beside less than HIGH_WATER); alone, a 500 and a close */
+                c->out.len = c->out.off + keep;
+                if (keep > 0)
+                    break;
+                http_reply_error(&c->out, 500,
+                                 "the response would pass the output limit (--max-output-bytes)");
+                rc = 1;
+            }
+            used += (size_t)r;
         } else {
             resp_cmd cmd;
             long r = resp_parse(p, n, &L->rl, &cmd);
@@ -176,10 +190,14 @@ static int conn_process(loop *L, conn *c) {
                 used = c->in_len;
                 break;
             }
-            used += (size_t)r;
-            if (cmd.argc == 0)
+            if (cmd.argc == 0) {
+                used += (size_t)r;
                 continue;
+            }
             rc = resp_handle(&cmd, c->sess, &c->out, &L->sc, L->w->cfg);
+            if (rc == RESP_LATER && sbuf_pending(&c->out) > 0)
+                break;   /* left in c->in: handled again once the output is sent (conn_flush) */
+            used += (size_t)r;
         }
         c->last_active = L->now;
         c->req_start = 0;

@@ -26,8 +26,15 @@ static const char *run(resp_session *s, const char *line) {
         return "(parse error)";
     if (resp_handle(&cmd, s, &out, &sc, &cfg) < 0)
         return "(overflow)";
-    sbuf_add(&out, "", 1);
-    return out.data;
+    /* a copy with its NUL: the reply may fill out to its limit */
+    static char *text;
+    free(text);
+    text = malloc(out.len + 1);
+    if (!text)
+        return "(out of memory)";
+    memcpy(text, out.data ? out.data : "", out.len);
+    text[out.len] = '\0';
+    return text;
 }
 
 /* Every row COMMAND lists: called with one argument too few (where the
@@ -122,6 +129,122 @@ TEST_CASE(auth_by_flags) {
     CHECK_EQ_STR(run(s, "QUIT"), "+OK\r\n");
     resp_session_close(s);
     cfg.requirepass[0] = '\0';
+}
+
+/* HELLO checks every argument before it applies any: an error changes
+ * neither the authentication, nor the protocol, nor the name. */
+TEST_CASE(hello_all_or_nothing) {
+    strcpy(cfg.requirepass, "pw");
+    resp_session *s = resp_session_open(-1, &cfg);
+    static const struct {
+        const char *line, *reply;
+    } refused[] = {
+        {"HELLO 3 AUTH default pw BOGUS", "-ERR Syntax error in HELLO option 'BOGUS'\r\n"},
+        {"HELLO 3 AUTH default pw SETNAME a BOGUS", "-ERR Syntax error in HELLO option 'BOGUS'\r\n"},
+        {"HELLO 3 AUTH default nope BOGUS", "-ERR Syntax error in HELLO option 'BOGUS'\r\n"},
+        {"HELLO 3 AUTH default pw SETNAME", "-ERR Syntax error in HELLO option 'SETNAME'\r\n"},
+        {"HELLO 3 AUTH default pw AUTH default", "-ERR Syntax error in HELLO option 'AUTH'\r\n"},
+        {"HELLO 3 AUTH default pw SETNAME \"a b\"",
+         "-ERR Client names cannot contain spaces, newlines or special characters.\r\n"},
+        {"HELLO 3 SETNAME \"a b\" AUTH default nope",
+         "-ERR Client names cannot contain spaces, newlines or special characters.\r\n"},
+        {"HELLO 4 AUTH default pw", "-NOPROTO unsupported protocol version\r\n"},
+        {"HELLO x AUTH default pw", "-ERR Protocol version is not an integer or out of range\r\n"},
+        {"HELLO 3 AUTH default nope SETNAME a",
+         "-WRONGPASS invalid username-password pair or user is disabled.\r\n"},
+        /* the last AUTH is the one tried */
+        {"HELLO 3 AUTH default pw AUTH default nope",
+         "-WRONGPASS invalid username-password pair or user is disabled.\r\n"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        CHECK_MSG(strcmp(run(s, refused[i].line), refused[i].reply) == 0, "%s: %s",
+                  refused[i].line, run(s, refused[i].line));
+        CHECK_MSG(strcmp(run(s, "PING"), "-NOAUTH Authentication required.\r\n") == 0,
+                  "after %s: still not authenticated", refused[i].line);
+    }
+    CHECK_EQ_INT(s->proto, 2);
+    CHECK_EQ_STR(s->name, "");
+    /* the last AUTH and SETNAME win; all three applied together */
+    CHECK(strncmp(run(s, "HELLO 3 AUTH default nope AUTH default pw SETNAME a SETNAME b"), "%7\r\n",
+                  4) == 0);
+    CHECK_EQ_INT(s->proto, 3);
+    CHECK_EQ_STR(s->name, "b");
+    /* authenticated: a refused HELLO leaves protocol, name and authentication */
+    CHECK_EQ_STR(run(s, "HELLO 2 SETNAME c BOGUS"), "-ERR Syntax error in HELLO option 'BOGUS'\r\n");
+    CHECK_EQ_STR(run(s, "HELLO 2 SETNAME c AUTH default nope"),
+                 "-WRONGPASS invalid username-password pair or user is disabled.\r\n");
+    CHECK_EQ_INT(s->proto, 3);
+    CHECK_EQ_STR(s->name, "b");
+    CHECK_EQ_STR(run(s, "PING"), "+PONG\r\n");
+    resp_session_close(s);
+    cfg.requirepass[0] = '\0';
+}
+
+/* Replies past the output buffer's limit: an EXEC whose known size passes
+ * it is refused before anything runs; one that fits exactly is answered;
+ * one that fits only once the pending output is sent is RESP_LATER; a
+ * reply of unknown size that passes it is replaced by an error. (ID.NEW's
+ * sizes: server_attacks, against a real server.) */
+TEST_CASE(output_limit) {
+    resp_session *s = resp_session_open(-1, &cfg);
+    char want[256], echo[128];
+    /* ECHO of 100 bytes: "$100\r\n", 100 bytes, "\r\n": 108 bytes */
+    memset(echo, 'e', 100);
+    strcpy(echo + 100, "");
+    char line[140];
+    snprintf(line, sizeof line, "ECHO %s", echo);
+    size_t exact = 5 + 12 * 108;   /* "*12\r\n" and 12 of them */
+    sbuf_free(&out);
+    sbuf_init(&out, exact);
+    CHECK_EQ_STR(run(s, "MULTI"), "+OK\r\n");
+    for (int i = 0; i < 12; i++)
+        CHECK_EQ_STR(run(s, line), "+QUEUED\r\n");
+    const char *r = run(s, "EXEC");   /* fills the limit to the byte */
+    CHECK_MSG(strncmp(r, "*12\r\n$100\r\neee", 14) == 0 && strlen(r) == exact, "%.40s: %zu",
+              r, strlen(r));
+    CHECK_EQ_STR(run(s, "MULTI"), "+OK\r\n");
+    for (int i = 0; i < 12; i++)
+        CHECK_EQ_STR(run(s, line), "+QUEUED\r\n");
+    CHECK_EQ_STR(run(s, "PING"), "+QUEUED\r\n");
+    snprintf(want, sizeof want,
+             "-ERR EXEC refused: its reply would be %zu bytes, past the output limit of %zu bytes "
+             "(--max-output-bytes); the transaction is discarded, nothing ran\r\n",
+             exact + 7, exact);
+    CHECK_EQ_STR(run(s, "EXEC"), want);
+    CHECK_EQ_STR(run(s, "EXEC"), "-ERR EXEC without MULTI\r\n");
+    /* fits the limit, not beside pending output: later, nothing done */
+    CHECK_EQ_STR(run(s, "MULTI"), "+OK\r\n");
+    CHECK_EQ_STR(run(s, line), "+QUEUED\r\n");
+    static resp_cmd cmd;
+    static const resp_limits lim = {1024, RESP_MAX_INLINE, RESP_MAX_ARGS};
+    CHECK(resp_parse("EXEC\r\n", 6, &lim, &cmd) == 6);
+    sbuf_reset(&out);
+    CHECK(sbuf_room(&out, exact) != NULL);
+    out.len = exact - 111;   /* pending replies: 111 bytes left, 112 needed */
+    CHECK_EQ_INT(resp_handle(&cmd, s, &out, &sc, &cfg), RESP_LATER);
+    CHECK_EQ_INT(out.len, exact - 111);
+    CHECK_EQ_INT(s->multi, 1);
+    out.len = exact - 112;
+    CHECK_EQ_INT(resp_handle(&cmd, s, &out, &sc, &cfg), 0);
+    CHECK_EQ_INT(out.len, exact);
+    CHECK_EQ_INT(s->multi, 0);
+    /* sizes not known in advance (INFO: some 380 bytes): the reply is
+     * replaced by an error */
+    sbuf_free(&out);
+    sbuf_init(&out, 256);
+    CHECK_EQ_STR(run(s, "INFO"),
+                 "-ERR the reply would pass the output limit of 256 bytes (--max-output-bytes)\r\n");
+    CHECK_EQ_STR(run(s, "MULTI"), "+OK\r\n");
+    CHECK_EQ_STR(run(s, "CLIENT SETNAME ran"), "+QUEUED\r\n");
+    CHECK_EQ_STR(run(s, "INFO"), "+QUEUED\r\n");
+    CHECK_EQ_STR(run(s, "EXEC"),
+                 "-ERR EXEC's reply would pass the output limit of 256 bytes "
+                 "(--max-output-bytes): its commands ran, their replies are dropped\r\n");
+    CHECK_EQ_STR(s->name, "ran");
+    CHECK_EQ_STR(run(s, "PING"), "+PONG\r\n");
+    sbuf_free(&out);
+    sbuf_init(&out, 1 << 20);
+    resp_session_close(s);
 }
 
 static int setup(int nparam, char **param) {

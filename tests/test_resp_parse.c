@@ -55,6 +55,17 @@ TEST_CASE(multibulk) {
     CHECK_EQ_INT(cmd.argc, 0);
     CHECK_EQ_INT(parse("*-1\r\n", &cmd), 5);
     CHECK_EQ_INT(cmd.argc, 0);
+    /* any negative count is no command either, as in Redis (up to 18 digits) */
+    CHECK_EQ_INT(parse("*-2\r\n", &cmd), 5);
+    CHECK_EQ_INT(cmd.argc, 0);
+    CHECK_EQ_INT(parse("*-99999999999\r\nPING\r\n", &cmd), 15);
+    CHECK_EQ_INT(cmd.argc, 0);
+    CHECK_EQ_INT(parse("*-123456789012345678\r\n", &cmd), 22);
+    check_prefixes_need_more("*-2\r\n", 5);
+    check_prefixes_need_more("*-123456789012345678\r\n", 22);
+    /* $0: an empty argument (an empty name: an unknown command) */
+    CHECK_EQ_INT(parse("*1\r\n$0\r\n\r\n", &cmd), 10);
+    CHECK(cmd.argc == 1 && ARG_IS(&cmd, 0, ""));
     /* pipelined: the first command only */
     const char *two = "*1\r\n$4\r\nPING\r\n*1\r\n$4\r\nPING\r\n";
     CHECK_EQ_INT(parse(two, &cmd), 14);
@@ -120,6 +131,13 @@ TEST_CASE(malformed) {
         "*1\rx",                           /* CR without LF */
         "*1\r\n:4\r\nPING\r\n",            /* not '$' */
         "*1\r\n$-1\r\n",                   /* null bulk as an argument */
+        "*1\r\n$-2\r\n",                   /* negative bulk length */
+        "*1\r\n$-0\r\n\r\n",               /* "-0": not how Redis writes 0 */
+        "*1\r\n$04\r\nPING\r\n",           /* a leading zero */
+        "*-0\r\n",                         /* the same in a count */
+        "*01\r\n$4\r\nPING\r\n",
+        "*+1\r\n$4\r\nPING\r\n",           /* a sign other than '-' */
+        "*-1234567890123456789\r\n",       /* 19 digits */
         "*1\r\n$x\r\n",                    /* bulk length not a number */
         "*1\r\n$4\r\nPINGxx",              /* bulk not followed by CRLF */
         "*2\r\n$4\r\nPING\r\n*1\r\n",      /* a new command where an argument belongs */

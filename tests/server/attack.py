@@ -12,7 +12,13 @@ line of results; every wait is bounded.
   flood PORT CONNS                CONNS connections held open, a PING on each:
                                   prints "answered refused silent"
   send PORT HEX|-                 sends the bytes (- : stdin's), prints what
-                                  comes back (repr) until the server closes (5 s)"""
+                                  comes back (repr) until the server closes (5 s)
+  replies PORT HEX|-              the same, read as RESP2 replies: a line each,
+                                  simple ones as sent, a bulk string as $LEN,
+                                  an array as *N, its size in bytes and how many
+                                  strings it holds (distinct ones) (30 s)
+  crowd PORT N HEX                N more connections, each answered a PING and
+                                  held open, then as send"""
 import socket
 import sys
 import time
@@ -166,6 +172,66 @@ def send(port, hexdata):
     print(repr(read_all(s, time.time() + 5)))
 
 
+def reply_end(data, i, strings):
+    """The end of the RESP2 reply at data[i:], or -1 if it is incomplete;
+    the bulk strings met are added to strings."""
+    nl = data.find(b"\r\n", i)
+    if nl < 0:
+        return -1
+    kind, line = data[i:i + 1], data[i + 1:nl]
+    if kind in (b"+", b"-", b":"):
+        return nl + 2
+    n = int(line)
+    if kind == b"$":
+        if n < 0:
+            return nl + 2
+        if len(data) < nl + 2 + n + 2:
+            return -1
+        strings.append(data[nl + 2:nl + 2 + n])
+        return nl + 2 + n + 2
+    if kind == b"*":
+        j = nl + 2
+        for _ in range(max(n, 0)):
+            j = reply_end(data, j, strings)
+            if j < 0:
+                return -1
+        return j
+    raise ValueError(f"not a RESP2 reply: {data[i:i + 20]!r}")
+
+
+def replies(port, hexdata):
+    s = conn(port)
+    try:
+        s.sendall(sys.stdin.buffer.read() if hexdata == "-" else bytes.fromhex(hexdata))
+    except OSError:
+        pass
+    data = read_all(s, time.time() + 30)
+    i = 0
+    while i < len(data):
+        strings = []
+        end = reply_end(data, i, strings)
+        if end < 0:
+            print(f"incomplete: {data[i:i + 40]!r}")
+            return
+        first = data[i:data.find(b"\r\n", i)].decode("latin-1")
+        if first[0] == "*":
+            print(f"{first} {end - i} bytes, {len(strings)} strings ({len(set(strings))} distinct)")
+        else:
+            print(first)
+        i = end
+
+
+def crowd(port, n, hexdata):
+    socks = []
+    for _ in range(n):
+        c = conn(port)
+        c.sendall(b"PING\r\n")
+        if not read_all(c, time.time() + 10, one_line=True).startswith(b"+PONG"):
+            sys.exit("crowd: a connection was not answered")
+        socks.append(c)
+    send(port, hexdata)
+
+
 def main():
     cmd, port = sys.argv[1], int(sys.argv[2])
     a = sys.argv[3:]
@@ -183,6 +249,10 @@ def main():
         flood(port, int(a[0]))
     elif cmd == "send":
         send(port, a[0])
+    elif cmd == "replies":
+        replies(port, a[0])
+    elif cmd == "crowd":
+        crowd(port, int(a[0]), a[1])
     else:
         sys.exit(f"unknown command {cmd}")
 

@@ -11,7 +11,12 @@
 # smuggling shapes, NUL bytes), 10,000 pipelined requests, a client that
 # never reads, slowloris, a flood past --max-connections, `ulimit -n 64`;
 # the state directory on a full tmpfs and read-only (needs mount: skipped
-# with a message where not permitted), a symlinked mark.
+# with a message where not permitted), a symlinked mark; protocol edges
+# (issue 27), each reply compared byte for byte: HELLO all or nothing, an
+# HTTP query parameter given twice (every format, every endpoint), replies
+# past --max-output-bytes (EXEC refused before it runs, at the byte; a reply
+# of unknown size replaced by an error; redis-py's view of it; pipelined
+# HTTP responses past it together), RESP lengths <= 0 as Redis reads them.
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -u
 export LC_ALL=C
@@ -301,6 +306,168 @@ if start marks --state-dir "$WORK/s9" --formats ulid; then
     done
 else
     fail "start for the mark cases: $(tail -1 "$LOG")"
+fi
+
+# --- 7. protocol edges (issue 27): the exact bytes of each reply -------------------
+# each request ends in QUIT (or a protocol error): the server closes, and what
+# it sent up to the close is compared whole
+pyrepr() { $PY -c 'import sys; print(repr(sys.stdin.buffer.read()))'; }
+same() {   # same WHAT GOT WANT: a check that shows both when they differ
+    if [ "$2" = "$3" ]; then
+        pass
+    else
+        fail "$1"
+        printf '  got:  %.400s\n  want: %.400s\n' "$2" "$3"
+    fi
+}
+exact() {   # exact PORT NAME BYTES REPLY [crowd N]: the whole answer up to the close
+    local mode=send extra=()   # (BYTES and REPLY as printf %b; crowd N: N other connections first)
+    [ "${5:-}" = crowd ] && mode=crowd extra=("$6")
+    same "$2" "$($ATTACK $mode "$1" "${extra[@]}" "$(printf '%b' "$3" | od -An -tx1 | tr -d ' \n')")" \
+        "$(printf '%b' "$4" | pyrepr)"
+}
+NOAUTH='-NOAUTH Authentication required.\r\n'
+SYNTAX="-ERR Syntax error in HELLO option 'BOGUS'\\r\\n"
+WRONGPASS='-WRONGPASS invalid username-password pair or user is disabled.\r\n'
+if start edges --no-state --formats ulid --requirepass pw; then
+    # HELLO checks everything before it applies anything (as Redis 7.2)
+    exact "$RP" "HELLO 3 AUTH <right password> BOGUS: a syntax error, ID.NEW still NOAUTH" \
+        'HELLO 3 AUTH default pw BOGUS\r\nID.NEW ulid\r\nQUIT\r\n' "$SYNTAX$NOAUTH+OK\r\n"
+    exact "$RP" "... with SETNAME: nothing applied (after AUTH: RESP2, no name)" \
+        'HELLO 3 AUTH default pw SETNAME a BOGUS\r\nPING\r\nAUTH pw\r\nCLIENT GETNAME\r\nQUIT\r\n' \
+        "$SYNTAX$NOAUTH+OK\r\n\$-1\r\n+OK\r\n"
+    exact "$RP" "HELLO's errors in order: a bad version first (NOPROTO)" \
+        'HELLO 4 AUTH default nope BOGUS\r\nHELLO x AUTH default pw\r\nPING\r\nQUIT\r\n' \
+        "-NOPROTO unsupported protocol version\r\n-ERR Protocol version is not an integer or out of range\r\n$NOAUTH+OK\r\n"
+    exact "$RP" "... then the options (a syntax error before a wrong password, a bad name)" \
+        'HELLO 3 AUTH default nope BOGUS\r\nHELLO 3 SETNAME "a b" AUTH default pw\r\nPING\r\nQUIT\r\n' \
+        "$SYNTAX-ERR Client names cannot contain spaces, newlines or special characters.\r\n$NOAUTH+OK\r\n"
+    exact "$RP" "... then the password (WRONGPASS; the last AUTH counts), then NOAUTH" \
+        'HELLO 3 AUTH default nope SETNAME a\r\nHELLO 3 AUTH default pw AUTH default nope\r\nPING\r\nHELLO 3 SETNAME a\r\nQUIT\r\n' \
+        "$WRONGPASS$WRONGPASS$NOAUTH-NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time\r\n+OK\r\n"
+    exact "$RP" "authenticated: a refused HELLO keeps the authentication, RESP2 and the name" \
+        'AUTH pw\r\nCLIENT SETNAME n\r\nHELLO 3 SETNAME b AUTH default nope\r\nHELLO 3 SETNAME c BOGUS\r\nCLIENT GETNAME\r\nQUIT\r\n' \
+        "+OK\r\n+OK\r\n$WRONGPASS$SYNTAX\$1\r\nn\r\n+OK\r\n"
+    out=$($ATTACK send "$RP" "$(printf 'HELLO 3 AUTH default pw SETNAME a\r\nCLIENT GETNAME\r\nQUIT\r\n' | od -An -tx1 | tr -d ' \n')")
+    check "a right HELLO 3 AUTH SETNAME: the RESP3 map, then the name: $out" \
+        grep -qE "^b'%7.*proto.r.n:3.*[$]1.r.na.r.n[+]OK.r.n'$" <<<"$out"
+    # a query parameter given twice: a 400 naming it, whichever count was meant
+    dup="the parameter count is given more than once: give it once, an integer from 0 to 10000"
+    for f in ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7; do
+        for q in 'count=1&count=5' 'count=5&count=5' 'count=1&%63ount=2' 'count=&count=1'; do
+            got=$(curl -s --max-time 10 -w ' %{http_code}' "127.0.0.1:$HP/v1/new/$f?$q")
+            [ "$q" = 'count=&count=1' ] && want="the only parameter is count, an integer from 0 to 10000" || want=$dup
+            same "HTTP /v1/new/$f?$q: 400, the body names count" "$got" "$want"$'\n'" 400"
+        done
+    done
+    same "... as JSON when asked" \
+        "$(curl -s --max-time 10 -H 'Accept: application/json' -w ' %{http_code}' "127.0.0.1:$HP/v1/new/ulid?count=1&count=5")" \
+        "{\"error\":\"invalid\",\"message\":\"$dup\"}"$'\n'" 400"
+    same "... HEAD: 400, no body" \
+        "$(curl -s --max-time 10 -I -w '%{http_code}' "127.0.0.1:$HP/v1/new/ulid?count=1&count=5" | tail -1)" 400
+    # raw: the 400 keeps the connection, the next request on it is answered
+    out=$($ATTACK send "$HP" "$(printf 'GET /v1/new/ulid?count=1&count=5 HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/new/ulid?count=2 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' | od -An -tx1 | tr -d ' \n')")
+    check "raw: the 400 (its body naming count), then 2 IDs on the same connection" \
+        grep -qE "^b'HTTP/1.1 400 Bad Request.r.n.*Content-Length: $((${#dup} + 1)).r.n.r.n$dup.n\
+HTTP/1.1 200 OK.r.n.*Content-Length: 54.r.n.*r.n.r.n[0-9A-Z]{26}.n[0-9A-Z]{26}.n'$" <<<"$out"
+    # the endpoints that take no parameter say so, naming the one given
+    for path in /healthz /metrics /v1/formats /v1/layout/ulid /v1/inspect/01ARZ3NDEKTSV4RRFFQ69G5FAV / /app.js; do
+        same "HTTP $path?count=1&count=5: 400, no parameters here" \
+            "$(curl -s --max-time 10 -w ' %{http_code}' "127.0.0.1:$HP$path?count=1&count=5")" \
+            "no query parameters here (got 'count')"$'\n'" 400"
+    done
+    # a reply past the output limit (--max-output-bytes, 4 MiB by default):
+    # EXEC is refused before anything runs, with an error, and the
+    # connection is kept (it was closed without a word)
+    issued() { curl -s --max-time 10 "127.0.0.1:$HP/metrics" | sed -n 's/^toidd_ids_issued_total{format="ulid"} //p'; }
+    before=$(issued)
+    out=$({ printf 'AUTH pw\r\nMULTI\r\n'; for i in $(seq 1024); do printf 'ID.NEW ulid 10000\r\n'; done
+            printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "MULTI, 1024 x ID.NEW ulid 10000 (338 MB), EXEC: refused with the sizes, the connection kept" "$out" \
+        "2 +OK|1024 +QUEUED|1 -ERR EXEC refused: its reply would be 337928199 bytes, past the output limit of 4194304 bytes (--max-output-bytes); the transaction is discarded, nothing ran|1 +PONG|1 +OK|"
+    same "... no ID was made for it (toidd_ids_issued_total of ulid)" "$(issued)" "$before"
+    # what a client makes of it: redis-py's pipeline raises the error, and
+    # the connection goes on (the same CLIENT ID)
+    out=$(timeout 60 "$PY" -c '
+import sys, redis
+r = redis.Redis(port=int(sys.argv[1]), password="pw", single_connection_client=True)
+me = r.client_id()
+p = r.pipeline(transaction=True)
+for _ in range(1024):
+    p.execute_command("ID.NEW", "ulid", 10000)
+try:
+    p.execute()
+    print("no error")
+except redis.ResponseError as e:
+    print(type(e).__name__, str(e)[:48], r.client_id() == me, len(r.execute_command("ID.NEW", "ulid", 3)))
+' "$RP" 2>&1)
+    same "redis-py: pipeline() of the same raises ResponseError; its connection goes on" "$out" \
+        "ResponseError EXEC refused: its reply would be 337928199 bytes True 3"
+    stop
+else
+    fail "start for the protocol edges: $(tail -1 "$LOG")"
+fi
+# a reply that fills the limit to the byte is sent whole, also behind other
+# replies still pending (EXEC waits for them to go out); one byte more is
+# refused. 12 x ID.NEW ulid 10000: "*12\r\n" + 12 x ("*10000\r\n" +
+# 10,000 x "$26\r\n" + 26 + "\r\n") = 3,960,101 bytes
+if start edges_fit --no-state --formats ulid --max-output-bytes 3960101; then
+    out=$({ for i in $(seq 100); do printf 'PING\r\n'; done; printf 'MULTI\r\n'
+            for i in $(seq 12); do printf 'ID.NEW ulid 10000\r\n'; done
+            printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "EXEC's reply of exactly --max-output-bytes, behind 100 PONGs: whole, 120,000 distinct IDs" "$out" \
+        "100 +PONG|1 +OK|12 +QUEUED|1 *12 3960101 bytes, 120000 strings (120000 distinct)|1 +PONG|1 +OK|"
+    out=$({ printf 'MULTI\r\n'; for i in $(seq 12); do printf 'ID.NEW ulid 10000\r\n'; done
+            printf 'PING\r\nEXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "... 7 bytes more (a PING): refused" "$out" \
+        "1 +OK|13 +QUEUED|1 -ERR EXEC refused: its reply would be 3960108 bytes, past the output limit of 3960101 bytes (--max-output-bytes); the transaction is discarded, nothing ran|1 +PONG|1 +OK|"
+    stop
+else
+    fail "start with --max-output-bytes 3960101: $(tail -1 "$LOG")"
+fi
+# replies whose size is not known before they are made (CLIENT LIST, INFO):
+# the smallest limit toidd takes (--max-count 1: 69,681 bytes)
+if start edges_small --no-state --formats ulid --max-count 1 --max-output-bytes 69681; then
+    exact "$RP" "CLIENT LIST of 700 connections (some 95 KB): an error in its place, the connection kept" \
+        'CLIENT LIST\r\nPING\r\nQUIT\r\n' \
+        '-ERR the reply would pass the output limit of 69681 bytes (--max-output-bytes)\r\n+PONG\r\n+OK\r\n' \
+        crowd 700
+    out=$({ printf 'MULTI\r\n'; for i in $(seq 200); do printf 'INFO\r\n'; done
+            printf 'EXEC\r\nPING\r\nQUIT\r\n'; } | $ATTACK replies "$RP" - | uniq -c | sed 's/^ *//' | tr '\n' '|')
+    same "MULTI, 200 x INFO (some 80 KB), EXEC: an error saying they ran, the connection kept" "$out" \
+        "1 +OK|200 +QUEUED|1 -ERR EXEC's reply would pass the output limit of 69681 bytes (--max-output-bytes): its commands ran, their replies are dropped|1 +PONG|1 +OK|"
+    # RESP lengths of 0 and below, as redis-server 7.0.15 answers the same
+    # bytes: a count <= 0 is no command (the next one is read), "$0" an empty
+    # argument; a negative bulk length, "-0" and a leading zero are protocol
+    # errors (the connection closed)
+    exact "$RP" "*-2, then PING: PONG" '*-2\r\nPING\r\nQUIT\r\n' '+PONG\r\n+OK\r\n'
+    exact "$RP" "*0, *-1, *-99999999999, then PING: PONG" \
+        '*0\r\n*-1\r\n*-99999999999\r\nPING\r\nQUIT\r\n' '+PONG\r\n+OK\r\n'
+    exact "$RP" "*-2, then multibulk PING and QUIT" \
+        '*-2\r\n*1\r\n$4\r\nPING\r\n*1\r\n$4\r\nQUIT\r\n' '+PONG\r\n+OK\r\n'
+    exact "$RP" "\$0 as the name: an unknown command ''" '*1\r\n$0\r\n\r\nQUIT\r\n' \
+        "-ERR unknown command ''\\r\\n+OK\\r\\n"
+    exact "$RP" "\$0 as an argument: ECHO answers \$0" '*2\r\n$4\r\nECHO\r\n$0\r\n\r\nQUIT\r\n' \
+        '$0\r\n\r\n+OK\r\n'
+    for bulk in '$-1' '$-2' '$-0' '$04'; do
+        exact "$RP" "$bulk as a bulk length: a protocol error and a close" \
+            "*2\\r\\n\$4\\r\\nECHO\\r\\n$bulk\\r\\nPING\\r\\n" '-ERR Protocol error: invalid bulk length\r\n'
+    done
+    for count in '*-0' '*01' '*+1'; do
+        exact "$RP" "$count as a count: a protocol error and a close" \
+            "$count\\r\\n\$4\\r\\nPING\\r\\n" '-ERR Protocol error: invalid multibulk length\r\n'
+    done
+    # HTTP: pipelined responses that fit one by one, not all together: each
+    # waits for the ones before it to go out (it closed, and sent nothing)
+    out=$({ for i in $(seq 20); do printf 'GET /app.js HTTP/1.1\r\nHost: x\r\n\r\n'; done
+            printf 'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'; } | $ATTACK send "$HP" -)
+    js=$(wc -c <"$HERE/../../server/page/app.js")
+    same "HTTP: 20 pipelined GET /app.js (300 KB, past the limit), then /healthz: 20 pages, then ok" \
+        "$(grep -o "HTTP/1.1 200 OK" <<<"$out" | wc -l) $(grep -o "Content-Length: $js.r.n" <<<"$out" | wc -l) ${out: -7}" \
+        "21 20 \\nok\\n'"
+    stop
+else
+    fail "start with --max-count 1 --max-output-bytes 69681: $(tail -1 "$LOG")"
 fi
 
 finish
