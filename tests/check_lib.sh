@@ -8,6 +8,17 @@ fail() {
     failed=$((failed + 1))
     printf 'FAIL: %s\n' "$*"
 }
+# wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it
+# succeeds, for SECONDS at most (a bound for a busy machine, not a timing)
+wait_until() {
+    local end=$((SECONDS + $1))
+    shift
+    while [ "$SECONDS" -le "$end" ]; do
+        "$@" && return 0
+        sleep 0.1
+    done
+    return 1
+}
 check() {   # check DESCRIPTION COMMAND...: a pass if COMMAND succeeds
     local what=$1
     shift

@@ -67,16 +67,6 @@ stopB() { as_pg "$pg_bindir/pg_ctl" -D "$dataB" -m fast -w stop >/dev/null 2>&1;
 trap 'stopB; cluster_stop; etcd_single_stop; cluster_cleanup' EXIT
 q() { local port=$1; shift; "$psql" -X -q -At -p "$port" -d postgres -v ON_ERROR_STOP=1 "$@"; }
 node_of() { q "$1" -c "SELECT node FROM toid_claims WHERE format = '$2' AND state = 'held'"; }
-# wait_until SECONDS COMMAND...: polls COMMAND every 0.1 s until it succeeds
-wait_until() {
-    local end=$((SECONDS + $1))
-    shift
-    while [ $SECONDS -le $end ]; do
-        "$@" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 held_both() { [ "$(q "$1" -c "SELECT count(*) FROM toid_claims WHERE state = 'held'" 2>/dev/null)" = 2 ]; }
 # wait_held PORT: until both node formats are held (the worker claims after start)
 wait_held() { wait_until 30 held_both "$1"; }

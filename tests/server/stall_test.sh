@@ -50,16 +50,6 @@ done
 check "toidd started ($(tail -1 "$WORK/toidd.log"))" [ -n "$HP" ] && [ -n "$RP" ]
 # get PATH: "CODE BODY" (curl's 000 and exit 28 if it hangs past 10 s)
 get() { curl -s --max-time 10 -w ' %{http_code}' "127.0.0.1:$HP$1" | tr '\n' ' '; }
-# wait_until SECONDS CMD...: polls CMD every 0.1 s, at most SECONDS
-wait_until() {
-    local end=$((SECONDS + $1))
-    shift
-    while [ $SECONDS -le $end ]; do
-        "$@" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 code() { curl -s --max-time 10 -o /dev/null -w '%{http_code}' "127.0.0.1:$HP$1"; }
 # take F N: N IDs of F into $WORK/F.ids when served; prints the code
 take() {
