@@ -163,13 +163,19 @@ def flood(port, conns):
     print(answered, refused, silent + conns - len(socks))
 
 
-def send(port, hexdata):
+def sent(port, hexdata, seconds):
+    """What the server answers, within seconds, to the bytes given in hex
+    (or "-": standard input) on a new connection."""
     s = conn(port)
     try:
         s.sendall(sys.stdin.buffer.read() if hexdata == "-" else bytes.fromhex(hexdata))
     except OSError:
         pass
-    print(repr(read_all(s, time.time() + 5)))
+    return read_all(s, time.time() + seconds)
+
+
+def send(port, hexdata):
+    print(repr(sent(port, hexdata, 5)))
 
 
 def reply_end(data, i, strings):
@@ -200,12 +206,7 @@ def reply_end(data, i, strings):
 
 
 def replies(port, hexdata):
-    s = conn(port)
-    try:
-        s.sendall(sys.stdin.buffer.read() if hexdata == "-" else bytes.fromhex(hexdata))
-    except OSError:
-        pass
-    data = read_all(s, time.time() + 30)
+    data = sent(port, hexdata, 30)
     i = 0
     while i < len(data):
         strings = []
