@@ -11,7 +11,9 @@
  * JSON of another shape), fail-over past a dead endpoint; a mark write
  * delayed past a newer one is refused and a mark is never lowered (a proxy
  * that holds a write back); a revoked lease, or a keepalive answered
- * "TTL":"0", is a lost claim; a forked child cannot use its parent's claim;
+ * "TTL":"0", is a lost claim; a claim given up while etcd does not answer
+ * leaves no node key behind once it answers again; a forked child cannot use
+ * its parent's claim;
  * admits are not held up by a mark write that waits on a slow etcd.
  * Cluster: kill -9 of the leader while a holder admits: the claim lives on
  * through the other members; SIGSTOP of every member: admits stop before
@@ -946,6 +948,71 @@ static void test_lease_gone(cluster *cl) {
     proxy_stop(&px);
 }
 
+/* Issue 27: a claim given up while etcd does not answer (here its only
+ * member stopped past the claim's deadline) leaves its node key behind, on
+ * the claimer's lease, which etcd still has when it resumes (or renews for
+ * a new leader) and the claimer goes on renewing. The claimer deletes that
+ * key once etcd answers: the node is free again, for another claimer and for
+ * this one's range (whose hint would skip it), while the lease lives on.
+ * (The key used to stay for as long as the claimer lived: both toidd of
+ * server_claims' cluster could end up skipping their own old keys, every
+ * node of their range "held", for good.) */
+static void test_orphan(cluster *cl) {
+    int port = cl->m[0].client;
+    const char *key = "/t8/nanoflake/nodes/0000";
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t8");
+    o.ttl_ms = 9000;    /* etcd keeps the lease 5 s past the local deadline: */
+    o.margin_ms = 5000; /* time to give the claim up and resume etcd before it ends */
+    o.request_timeout_ms = 300;
+    toid_claimer *c, *b;
+    toid_claim *k = NULL, *kb = NULL;
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
+    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 1, &k), 0);
+    if (!k) {
+        toid_claimer_close(c);
+        return;
+    }
+    CHECK_EQ_INT(toid_claim_node(k), 0);
+    int64_t lease = etcd_field(port, key, "lease");
+    CHECK(lease > 0);
+    tc_clear();
+    kill(cl->m[0].pid, SIGSTOP);
+    int64_t t0 = claim_test_mono();
+    while (toid_claim_valid(k, NULL) && claim_test_mono() - t0 < 20000)
+        claim_test_sleep(20);
+    CHECK_MSG(!toid_claim_valid(k, NULL), "the claim lapses while etcd is stopped");
+    toid_claim_release(k, 0); /* its delete gets no answer */
+    CHECK_MSG(tc_logged("was not deleted (no answer)"), "the key left behind is said: %s",
+              tc_last());
+    toid_claim_stats s0, s1;
+    toid_claimer_stats(c, &s0);
+    kill(cl->m[0].pid, SIGCONT);
+    /* (bounded generously: the next renewal attempt deletes it) */
+    t0 = claim_test_mono();
+    while (etcd_field(port, key, "lease") != -1 && claim_test_mono() - t0 < 20000)
+        claim_test_sleep(50);
+    CHECK_MSG(etcd_field(port, key, "lease") == -1, "the key left behind is deleted once etcd "
+              "answers (after %lld ms it is still there)", (long long)(claim_test_mono() - t0));
+    CHECK(tc_logged("left behind when its claim was given up while etcd did not answer, deleted"));
+    /* deleted by the claimer, not ended with the lease: the lease lives on */
+    CHECK_MSG(wait_stats(c, 0, s0.renewals + 1, 20000, &s1), "renewals go on after SIGCONT");
+    CHECK_EQ_INT(s1.lost, 0);
+    char body[128], ans[4096];
+    snprintf(body, sizeof body, "{\"ID\":\"%lld\"}", (long long)lease);
+    CHECK(http(port, "/v3/lease/timetolive", body, ans, sizeof ans) == 200 &&
+          strstr(ans, "\"TTL\":\"") && !strstr(ans, "\"TTL\":\"-1\""));
+    /* the node is free: another claimer takes it, then this one's range
+     * starts at node 0 again once that one is gone */
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &b), 0);
+    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kb), 0);
+    toid_claimer_close(b);
+    k = NULL;
+    CHECK_EQ_INT(acquire_wait(c, TOID_NANOFLAKE, 0, 1, &k, 20000) >= 0, 1);
+    CHECK_EQ_INT(k ? (int)toid_claim_node(k) : -1, 0);
+    toid_claimer_close(c);
+}
+
 /* An admit from another thread, for test_slow_write. */
 typedef struct admit_job {
     toid_claim *k;
@@ -1158,6 +1225,7 @@ TEST_CASE(etcd_member) {
     test_bad_data(&one);
     test_mark_guard(&one);
     test_lease_gone(&one);
+    test_orphan(&one);
     test_fork_etcd(&one);
     test_slow_write(&one);
     cluster_stop(&one);
