@@ -51,6 +51,19 @@
 #define POOL 4
 #define ANSWER_MAX (8u << 20) /* a range of every node of a format fits easily */
 
+/* A node key whose claim was given up (released, or lapsed and retired) while
+ * etcd did not answer its delete. It is on our lease, which the claimer goes
+ * on renewing (for its other claims and the next one), and which etcd may
+ * have kept through the outage (a new leader gives every lease a fresh TTL):
+ * left alone, it would hold its node for as long as the claimer lives,
+ * against every claimer, this one too. The thread deletes it, if it is still
+ * ours (the same create_revision), after the next renewal etcd answers. */
+typedef struct orphan {
+    struct orphan *next;
+    int64_t create_rev;
+    char key[320];
+} orphan;
+
 typedef struct etcd {
     char *urls[MAX_URLS];
     int n_urls;
@@ -65,6 +78,8 @@ typedef struct etcd {
     int64_t next_renew;
     int lapsed_logged;
     char holder[256];            /* the node key's value (JSON) */
+    pthread_mutex_t orphan_mu;   /* the orphans; held while the thread deletes them */
+    orphan *orphans;
 } etcd;
 
 typedef struct etcd_claim {
@@ -366,8 +381,13 @@ static int lease_ensure(toid_claimer *c) {
     return 0;
 }
 
+static void orphans_delete(toid_claimer *c);
+static void orphans_free(etcd *e);
+static void orphan_forget(etcd *e, const char *key, int64_t create_rev);
+
 static int64_t etcd_tick(toid_claimer *c, int64_t now) {
     etcd *e = ED(c);
+    int renewed = 0;
     pthread_mutex_lock(&e->lease_mu);
     int64_t id = e->lease, next = e->next_renew;
     pthread_mutex_unlock(&e->lease_mu);
@@ -401,6 +421,7 @@ static int64_t etcd_tick(toid_claimer *c, int64_t now) {
         int64_t d = e->deadline;
         pthread_mutex_unlock(&e->lease_mu);
         claim_set_deadlines(c, d);
+        renewed = 1;
     } else if (rc == 0 && res && (have_ttl == 0 || (have_ttl == 1 && ttl <= 0))) {
         /* etcd answers a keepalive of a dead lease (expired or revoked) with
          * 200 and no TTL (a TTL of 0 is omitted from its JSON); "TTL":"0"
@@ -413,6 +434,9 @@ static int64_t etcd_tick(toid_claimer *c, int64_t now) {
                  url, id);
         claim_log(c, TOID_CLAIM_LOG_ERR, "%s: its claims are lost", why);
         claim_lose_all(c, why);
+        pthread_mutex_lock(&e->orphan_mu);
+        orphans_free(e); /* (their keys went with the lease) */
+        pthread_mutex_unlock(&e->orphan_mu);
     } else {
         atomic_fetch_add_explicit(&c->renewal_failures, 1, memory_order_relaxed);
         if (rc == 0)
@@ -428,6 +452,8 @@ static int64_t etcd_tick(toid_claimer *c, int64_t now) {
         pthread_mutex_unlock(&e->lease_mu);
     }
     json_decref(ans);
+    if (renewed)
+        orphans_delete(c); /* etcd answers again: the keys left behind go */
     pthread_mutex_lock(&e->lease_mu);
     next = e->next_renew;
     pthread_mutex_unlock(&e->lease_mu);
@@ -643,7 +669,9 @@ static int etcd_take(toid_claimer *c, toid_claim *k, int64_t *prev) {
             j_int64(kv, "create_revision", &crev) == 1 &&
             !claim_held_here(c, k->format, k->node)) {
             /* ours, though no claim of ours has it: an earlier attempt of this
-             * txn was applied, then its answer was lost and we failed over */
+             * txn was applied, then its answer was lost and we failed over; or
+             * an orphan (a claim of ours given up in an outage) */
+            orphan_forget(e, ec->node_key, crev);
             ec->create_rev = crev;
         } else {
             if (k->single) {
@@ -680,30 +708,95 @@ fail:
     return rc;
 }
 
-/* A txn guarded by "the node key is still ours". 1: applied, 0: not ours,
- * or an error. */
-static int guarded(toid_claim *k, json_t *ops, const char **url, int64_t until) {
-    etcd_claim *ec = k->bk;
-    json_t *body = json_pack("{s:[{s:o,s:s,s:o,s:s}],s:o}", "compare", "key", j_b64(ec->node_key),
-                             "target", "CREATE", "create_revision", j_i64(ec->create_rev),
-                             "result", "EQUAL", "success", ops);
+/* Deletes node_key if it is still the one made at create_rev (ours). 1:
+ * deleted, 0: not ours (gone, or another holder's), or an error. */
+static int delete_if_ours(toid_claimer *c, const char *node_key, int64_t create_rev,
+                          const char **url) {
+    json_t *body = json_pack("{s:[{s:o,s:s,s:o,s:s}],s:[{s:{s:o}}]}", "compare", "key",
+                             j_b64(node_key), "target", "CREATE", "create_revision",
+                             j_i64(create_rev), "result", "EQUAL", "success",
+                             "request_delete_range", "key", j_b64(node_key));
     json_t *ans;
     int64_t sent;
-    int rc = body ? call_until(k->c, "/v3/kv/txn", body, &ans, url, &sent, until)
-                  : TOID_CLAIM_EIO;
+    int rc = body ? call(c, "/v3/kv/txn", body, &ans, url, &sent) : TOID_CLAIM_EIO;
     json_decref(body);
     if (rc < 0)
         return rc;
     if (!json_object_get(ans, "header")) {
         const char *err = json_string_value(json_object_get(ans, "error"));
-        claim_log(k->c, TOID_CLAIM_LOG_ERR, "etcd %s: a txn on %s was not understood%s%s", *url,
-                  ec->node_key, err ? ": " : "", err ? err : "");
+        claim_log(c, TOID_CLAIM_LOG_ERR, "etcd %s: a txn on %s was not understood%s%s", *url,
+                  node_key, err ? ": " : "", err ? err : "");
         json_decref(ans);
         return TOID_CLAIM_EIO;
     }
     rc = json_is_true(json_object_get(ans, "succeeded"));
     json_decref(ans);
     return rc;
+}
+
+/* ---- orphans (see struct orphan) ------------------------------------------------ */
+
+/* Called with orphan_mu held, or in a child of fork() (no lock). */
+static void orphans_free(etcd *e) {
+    while (e->orphans) {
+        orphan *o = e->orphans;
+        e->orphans = o->next;
+        free(o);
+    }
+}
+
+static void orphan_add(toid_claimer *c, const char *key, int64_t create_rev) {
+    etcd *e = ED(c);
+    orphan *o = calloc(1, sizeof *o);
+    if (!o) {
+        claim_log(c, TOID_CLAIM_LOG_ERR, "etcd: out of memory: %s stays until the lease ends",
+                  key);
+        return;
+    }
+    snprintf(o->key, sizeof o->key, "%s", key);
+    o->create_rev = create_rev;
+    pthread_mutex_lock(&e->orphan_mu);
+    o->next = e->orphans;
+    e->orphans = o;
+    pthread_mutex_unlock(&e->orphan_mu);
+    claim_log(c, TOID_CLAIM_LOG_WARN, "etcd: %s was not deleted (no answer): it is deleted when "
+              "etcd answers again", key);
+}
+
+/* The thread's, after a renewal etcd answered: deletes the orphans, until
+ * etcd fails to answer one (the rest wait for the next renewal). */
+static void orphans_delete(toid_claimer *c) {
+    etcd *e = ED(c);
+    pthread_mutex_lock(&e->orphan_mu);
+    while (e->orphans) {
+        orphan *o = e->orphans;
+        const char *url = "";
+        int rc = delete_if_ours(c, o->key, o->create_rev, &url);
+        if (rc < 0)
+            break;
+        claim_log(c, TOID_CLAIM_LOG_INFO, "etcd %s: %s, left behind when its claim was given "
+                  "up while etcd did not answer, %s", url, o->key,
+                  rc == 1 ? "deleted" : "is gone already (or another holder's)");
+        e->orphans = o->next;
+        free(o);
+    }
+    pthread_mutex_unlock(&e->orphan_mu);
+}
+
+/* key (made at create_rev) is taken over by a new claim: no longer an orphan
+ * to delete. (One the thread deleted a moment ago, after take's txn read it,
+ * is not found here: that claim then fails its first guarded mark write, as
+ * lost, and the next attempt finds the node free.) */
+static void orphan_forget(etcd *e, const char *key, int64_t create_rev) {
+    pthread_mutex_lock(&e->orphan_mu);
+    for (orphan **p = &e->orphans; *p; p = &(*p)->next)
+        if ((*p)->create_rev == create_rev && strcmp((*p)->key, key) == 0) {
+            orphan *o = *p;
+            *p = o->next;
+            free(o);
+            break;
+        }
+    pthread_mutex_unlock(&e->orphan_mu);
 }
 
 /* One guarded write of the mark: "if the node key is still ours and the
@@ -801,10 +894,9 @@ static void etcd_drop(toid_claim *k, int io) {
     /* delete the node key if it is still ours (else it is gone already);
      * not from a child of fork(): the parent holds it */
     if (io && !atomic_load(&k->lost)) {
-        json_t *ops = json_pack("[{s:{s:o}}]", "request_delete_range", "key", j_b64(ec->node_key));
         const char *url = "";
-        if (ops)
-            guarded(k, ops, &url, INT64_MAX);
+        if (delete_if_ours(k->c, ec->node_key, ec->create_rev, &url) < 0)
+            orphan_add(k->c, ec->node_key, ec->create_rev);
     }
     free(ec);
     k->bk = NULL;
@@ -857,6 +949,7 @@ static int etcd_open(toid_claimer *c, const char *arg, char *err, size_t err_siz
     json_decref(h);
     pthread_mutex_init(&e->pool_mu, NULL);
     pthread_mutex_init(&e->lease_mu, NULL);
+    pthread_mutex_init(&e->orphan_mu, NULL);
     c->bk = e;
     return 0;
 }
@@ -870,6 +963,7 @@ static void etcd_close(toid_claimer *c, int io) {
          * fork may have held one): the memory only. */
         for (int i = 0; i < e->n_urls; i++)
             free(e->urls[i]);
+        orphans_free(e);
         free(e);
         c->bk = NULL;
         return;
@@ -883,12 +977,14 @@ static void etcd_close(toid_claimer *c, int io) {
             json_decref(ans);
         json_decref(body);
     }
+    orphans_free(e); /* (the revoke took their keys; without it, they end with the lease) */
     for (int i = 0; i < e->n_pool; i++)
         CU()->easy_cleanup(e->pool[i]);
     for (int i = 0; i < e->n_urls; i++)
         free(e->urls[i]);
     pthread_mutex_destroy(&e->pool_mu);
     pthread_mutex_destroy(&e->lease_mu);
+    pthread_mutex_destroy(&e->orphan_mu);
     free(e);
     c->bk = NULL;
 }

@@ -11,7 +11,9 @@
  * JSON of another shape), fail-over past a dead endpoint; a mark write
  * delayed past a newer one is refused and a mark is never lowered (a proxy
  * that holds a write back); a revoked lease, or a keepalive answered
- * "TTL":"0", is a lost claim; a forked child cannot use its parent's claim;
+ * "TTL":"0", is a lost claim; a claim given up while etcd does not answer
+ * leaves no node key behind once it answers again; a forked child cannot use
+ * its parent's claim;
  * admits are not held up by a mark write that waits on a slow etcd.
  * Cluster: kill -9 of the leader while a holder admits: the claim lives on
  * through the other members; SIGSTOP of every member: admits stop before
@@ -96,6 +98,22 @@ static int http_locked(int port, const char *path, const char *body, char *out, 
     if (sscanf(buf, "HTTP/1.%*d %d", &status) != 1)
         return -1;
     char *b = strstr(buf, "\r\n\r\n");
+    const char *te = strcasestr(buf, "\r\ntransfer-encoding: chunked");
+    if (b && te && te < b) {
+        /* (the gateway streams keepalive answers: the chunks joined) */
+        char *in = b + 4;
+        size_t o = 0;
+        unsigned long chunk;
+        char *end;
+        while ((chunk = strtoul(in, &end, 16)) > 0 && end != in && (end = strstr(end, "\r\n")) &&
+               o + chunk < cap && strlen(end + 2) >= chunk) {
+            memcpy(out + o, end + 2, chunk);
+            o += chunk;
+            in = end + 2 + chunk + 2;
+        }
+        out[o] = '\0';
+        return status;
+    }
     snprintf(out, cap, "%s", b ? b + 4 : "");
     return status;
 }
@@ -369,12 +387,14 @@ static void fake_stop(fake *f) { serve_stop(f->fd, f->t); }
  *            replays it later;
  *   ttl0:    keepalives are answered {"result":{..,"TTL":"0"}};
  *   stall:   the next mark write is held (holding = 1) until the test sets
- *            release, then passed on: a slow etcd.
+ *            release, then passed on: a slow etcd;
+ *   down:    every request's connection is closed unanswered, and nothing
+ *            reaches etcd: an etcd that does not answer.
  * Several proxies may share one state (the capture is taken once). */
 
 typedef struct proxy_state {
     int etcd_port;
-    _Atomic int capture, ttl0, stall, holding, release;
+    _Atomic int capture, ttl0, stall, holding, release, down;
     char mark_b64[400];
     pthread_mutex_t mu;
     char captured[8192];
@@ -441,6 +461,8 @@ static void *proxy_conn_run(void *arg) {
         len -= head + body_len;
         buf[len] = '\0';
         proxy_state *st = pc.st;
+        if (atomic_load(&st->down))
+            goto done;
         if (strcmp(path, "/v3/kv/txn") == 0 && strstr(body, st->mark_b64) &&
             strstr(body, "request_put") && atomic_exchange(&st->capture, 0)) {
             pthread_mutex_lock(&st->mu);
@@ -546,7 +568,7 @@ static int64_t acquire_wait(toid_claimer *c, toid_format f, uint32_t lo, uint32_
                             toid_claim **k, int max_ms) {
     int64_t t0 = claim_test_mono();
     while (claim_test_mono() - t0 < max_ms) {
-        int rc = toid_claim_acquire(c, f, 0, lo, hi, k);
+        int rc = tc_acquire(c, f, 0, lo, hi, k);
         if (rc == 0)
             return claim_test_mono() - t0;
         if (rc != TOID_CLAIM_EBUSY)
@@ -563,21 +585,21 @@ static void test_basics(cluster *cl) {
     CHECK_EQ_INT(tc_open(cl->spec, &o, &a), 0);
     CHECK_EQ_INT(tc_open(cl->spec, &o, &b), 0);
     toid_claim *k0, *k1, *kx = NULL;
-    CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 1023, &k0), 0);
+    CHECK_EQ_INT(tc_acquire(a, TOID_NANOFLAKE, 0, 0, 1023, &k0), 0);
     CHECK_EQ_INT(toid_claim_node(k0), 0);
-    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 1023, &k1), 0);
+    CHECK_EQ_INT(tc_acquire(b, TOID_NANOFLAKE, 0, 0, 1023, &k1), 0);
     CHECK_EQ_INT(toid_claim_node(k1), 1);
     tc_clear();
-    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
+    CHECK_EQ_INT(tc_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
     CHECK_MSG(strstr(tc_last(), "nanoflake node 0 is held by another generator (host ") &&
               strstr(tc_last(), "/t1/nanoflake/nodes/0000"), "msg: %s", tc_last());
     /* every node of a range held: the holders named */
     tc_clear();
-    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 1, &kx), TOID_CLAIM_EBUSY);
+    CHECK_EQ_INT(tc_acquire(b, TOID_NANOFLAKE, 0, 0, 1, &kx), TOID_CLAIM_EBUSY);
     CHECK_MSG(strstr(tc_last(), "no free node of nanoflake in 0-1 (etcd backend): every one is held: "
                                 "0 by host ") && strstr(tc_last(), ", 1 by host "), "msg: %s", tc_last());
     /* a claimer does not take its own node twice */
-    CHECK_EQ_INT(toid_claim_acquire(a, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
+    CHECK_EQ_INT(tc_acquire(a, TOID_NANOFLAKE, 0, 0, 0, &kx), TOID_CLAIM_EBUSY);
     int64_t left = 0;
     CHECK(toid_claim_valid(k0, &left) && left > 0 && left <= TTL_MS);
     int64_t now = toid_clock_now(NULL);
@@ -590,13 +612,13 @@ static void test_basics(cluster *cl) {
     CHECK(st.renewals >= 2 && st.request_writes >= 1 && st.mark_writes >= 2 && st.lost == 0);
     /* a clean release lowers the mark; the next holder starts after it */
     toid_claim_release(k0, 1);
-    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), 0);
+    CHECK_EQ_INT(tc_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kx), 0);
     CHECK(toid_clock_now(NULL) > now + 3000);
     CHECK_EQ_INT(toid_claim_admit(kx, now + 3000, now + 3000), TOID_CLAIM_EBEHIND);
     toid_claim_release(kx, 1);
     toid_claim_release(k1, 0);
     /* released keys are gone: node 0 and 1 free again */
-    CHECK_EQ_INT(toid_claim_acquire(b, TOID_NANOFLAKE, 0, 0, 3, &kx), 0);
+    CHECK_EQ_INT(tc_acquire(b, TOID_NANOFLAKE, 0, 0, 3, &kx), 0);
     CHECK_EQ_INT(kx ? toid_claim_node(kx) : 99, 0);
     toid_claimer_close(a);
     toid_claimer_close(b);
@@ -695,27 +717,27 @@ static void test_bad_data(cluster *cl) {
     /* foreign data in a node key */
     CHECK(etcd_put(port, "/t3/nanoflake/nodes/0007", "hello") == 0);
     tc_clear();
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 7, 7, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 7, 7, &k), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "key /t3/nanoflake/nodes/0007 holds foreign data") &&
               strstr(tc_last(), "http://127.0.0.1:"), "msg: %s", tc_last());
     tc_clear();
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 5, 9, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 5, 9, &k), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "/t3/nanoflake/nodes/0007 holds foreign data"), "msg: %s",
               tc_last());
     etcd_del(port, "/t3/nanoflake/nodes/0007");
     /* foreign data in a mark key; the node is not left held */
     CHECK(etcd_put(port, "/t3/nanoflake/marks/0008", "{\"mark\":1}") == 0);
     tc_clear();
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 8, 8, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 8, 8, &k), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "key /t3/nanoflake/marks/0008 holds foreign data"), "msg: %s",
               tc_last());
     /* a mark of another epoch */
     CHECK(etcd_put(port, "/t3/nanoflake/marks/0008", "{\"toid\":\"mark\",\"format\":\"nanoflake\","
                    "\"node\":8,\"epoch_ms\":5,\"mark_ms\":10}") == 0);
     tc_clear();
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 8, 8, &k), TOID_CLAIM_ECORRUPT);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 8, 8, &k), TOID_CLAIM_ECORRUPT);
     CHECK_MSG(strstr(tc_last(), "written for another epoch"), "msg: %s", tc_last());
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 5, 8, 8, &k), 0);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 5, 8, 8, &k), 0);
     if (k)
         toid_claim_release(k, 0);
     toid_claimer_close(c);
@@ -767,7 +789,7 @@ static void test_bad_data(cluster *cl) {
     /* fail-over past a dead endpoint */
     snprintf(spec, sizeof spec, "etcd=http://127.0.0.1:%d,http://127.0.0.1:%d", dead, port);
     CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 3, &k), 0);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 0, 3, &k), 0);
     toid_claimer_close(c);
     /* bad specs */
     CHECK_EQ_INT(tc_open("etcd", &o, &c), TOID_EINVAL);
@@ -783,7 +805,7 @@ static int open_and_claim(const char *spec, const toid_claimer_opts *o, uint32_t
     CHECK_EQ_INT(tc_open(spec, o, c), 0);
     if (!*c)
         return -1;
-    CHECK_EQ_INT(toid_claim_acquire(*c, TOID_NANOFLAKE, 0, node, node, k), 0);
+    CHECK_EQ_INT(tc_acquire(*c, TOID_NANOFLAKE, 0, node, node, k), 0);
     if (!*k) {
         toid_claimer_close(*c);
         return -1;
@@ -901,7 +923,7 @@ static void test_lease_gone(cluster *cl) {
     toid_claimer *c;
     toid_claim *k = NULL;
     CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0);
     int64_t lease = etcd_field(port, "/t6/nanoflake/nodes/0000", "lease");
     CHECK(lease > 0);
     char body[128], ans[4096];
@@ -918,7 +940,7 @@ static void test_lease_gone(cluster *cl) {
     CHECK_EQ_INT(k ? toid_claim_valid(k, NULL) : 1, 0);
     toid_claim_release(k, 0);
     k = NULL;
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0); /* a new lease */
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 0, 0, &k), 0); /* a new lease */
     now = toid_clock_now(NULL);
     CHECK_EQ_INT(k ? toid_claim_admit(k, now, now) : -1, 0);
     toid_claimer_close(c);
@@ -932,7 +954,7 @@ static void test_lease_gone(cluster *cl) {
         return;
     k = NULL;
     CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 1, 1, &k), 0);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 1, 1, &k), 0);
     now = toid_clock_now(NULL);
     CHECK_EQ_INT(k ? toid_claim_admit(k, now, now) : -1, 0);
     tc_clear();
@@ -945,6 +967,79 @@ static void test_lease_gone(cluster *cl) {
     CHECK(tc_logged("is gone (expired or revoked)"));
     now = toid_clock_now(NULL);
     CHECK_EQ_INT(k ? toid_claim_admit(k, now, now) : 0, TOID_CLAIM_ELOST);
+    toid_claimer_close(c);
+    proxy_stop(&px);
+}
+
+/* Issue 27: a claim given up while etcd does not answer (here a proxy, its
+ * only endpoint, closes every request unanswered until the claim is past its
+ * deadline and released) leaves its node key behind, on the claimer's lease,
+ * which etcd still has (or, in an outage, renews for a new leader) and the
+ * claimer goes on renewing. The claimer deletes that key once etcd answers:
+ * the node is free again, for another claimer and for this one's range
+ * (whose hint would skip it), while the lease lives on. (The key used to stay
+ * for as long as the claimer lived: both toidd of server_claims' cluster
+ * could end up skipping their own old keys, every node "held", for good.) */
+static void test_orphan(cluster *cl) {
+    int port = cl->m[0].client;
+    const char *key = "/t8/nanoflake/nodes/0000";
+    toid_claimer_opts o;
+    etcd_opts(&o, "/t8");
+    o.ttl_ms = 9000;    /* etcd keeps the lease 5 s past the local deadline: */
+    o.margin_ms = 5000; /* time to give the claim up and answer again before it ends */
+    proxy_state st;
+    proxy_state_init(&st, port, NULL);
+    proxy px;
+    char spec[128];
+    if (proxy_spec(&px, &st, spec, sizeof spec) != 0)
+        return;
+    toid_claimer *c, *b;
+    toid_claim *k = NULL, *kb = NULL;
+    CHECK_EQ_INT(tc_open(spec, &o, &c), 0);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 0, 1, &k), 0);
+    if (!k) {
+        toid_claimer_close(c);
+        proxy_stop(&px);
+        return;
+    }
+    CHECK_EQ_INT(toid_claim_node(k), 0);
+    int64_t lease = etcd_field(port, key, "lease");
+    CHECK(lease > 0);
+    tc_clear();
+    atomic_store(&st.down, 1);
+    int64_t t0 = claim_test_mono();
+    while (toid_claim_valid(k, NULL) && claim_test_mono() - t0 < 20000)
+        claim_test_sleep(20);
+    CHECK_MSG(!toid_claim_valid(k, NULL), "the claim lapses while etcd does not answer");
+    toid_claim_release(k, 0); /* its delete gets no answer, and never reaches etcd */
+    CHECK_MSG(tc_logged("was not deleted (no answer)"), "the key left behind is said: %s",
+              tc_last());
+    CHECK_MSG(etcd_field(port, key, "lease") == lease, "the key is still there, on the lease");
+    toid_claim_stats s0, s1;
+    toid_claimer_stats(c, &s0);
+    atomic_store(&st.down, 0);
+    /* (bounded generously: the next renewal attempt deletes it) */
+    t0 = claim_test_mono();
+    while (etcd_field(port, key, "lease") != -1 && claim_test_mono() - t0 < 20000)
+        claim_test_sleep(50);
+    CHECK_MSG(etcd_field(port, key, "lease") == -1, "the key left behind is deleted once etcd "
+              "answers (after %lld ms it is still there)", (long long)(claim_test_mono() - t0));
+    CHECK(tc_logged("left behind when its claim was given up while etcd did not answer, deleted"));
+    /* deleted by the claimer, not ended with the lease: the lease lives on */
+    CHECK_MSG(wait_stats(c, 0, s0.renewals + 1, 20000, &s1), "renewals go on");
+    CHECK_EQ_INT(s1.lost, 0);
+    char body[128], ans[4096];
+    snprintf(body, sizeof body, "{\"ID\":\"%lld\"}", (long long)lease);
+    CHECK(http(port, "/v3/lease/timetolive", body, ans, sizeof ans) == 200 &&
+          strstr(ans, "\"TTL\":\"") && !strstr(ans, "\"TTL\":\"-1\""));
+    /* the node is free: another claimer takes it, then this one's range
+     * starts at node 0 again once that one is gone */
+    CHECK_EQ_INT(tc_open(cl->spec, &o, &b), 0);
+    CHECK_EQ_INT(tc_acquire(b, TOID_NANOFLAKE, 0, 0, 0, &kb), 0);
+    toid_claimer_close(b);
+    k = NULL;
+    CHECK_EQ_INT(acquire_wait(c, TOID_NANOFLAKE, 0, 1, &k, 20000) >= 0, 1);
+    CHECK_EQ_INT(k ? (int)toid_claim_node(k) : -1, 0);
     toid_claimer_close(c);
     proxy_stop(&px);
 }
@@ -1021,7 +1116,7 @@ static void test_fork_etcd(cluster *cl) {
     toid_claimer *c;
     toid_claim *k = NULL;
     CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 3, 3, &k), 0);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 3, 3, &k), 0);
     if (!k) {
         toid_claimer_close(c);
         return;
@@ -1052,7 +1147,7 @@ static void test_cluster(cluster *cl) {
     toid_claimer *c;
     toid_claim *k = NULL;
     CHECK_EQ_INT(tc_open(cl->spec, &o, &c), 0);
-    CHECK_EQ_INT(toid_claim_acquire(c, TOID_NANOFLAKE, 0, 0, 9, &k), 0);
+    CHECK_EQ_INT(tc_acquire(c, TOID_NANOFLAKE, 0, 0, 9, &k), 0);
     int leader = cluster_leader(cl);
     CHECK(leader >= 0);
     if (leader >= 0 && k) {
@@ -1161,6 +1256,7 @@ TEST_CASE(etcd_member) {
     test_bad_data(&one);
     test_mark_guard(&one);
     test_lease_gone(&one);
+    test_orphan(&one);
     test_fork_etcd(&one);
     test_slow_write(&one);
     cluster_stop(&one);

@@ -578,21 +578,42 @@ if start c1 --state-dir "$WORK/c1" "${CARGS[@]}" && start c2 --state-dir "$WORK/
     check "leader killed: no claim was lost" bash -c 'grep -q "^toidd_claim_lost_total{format=\"nanoflake\"} 0$" <<<"$0" && grep -q "^toidd_claim_lost_total{format=\"nanoflake\"} 0$" <<<"$1"' "$m1" "$m2"
     check "leader killed: renewals continue" grep -q '^toidd_claim_renewals_total{backend="etcd"} [1-9]' <<<"$m1"
     # every member stopped: the holders stop nanoflake before their deadline
+    # (each at most TTL - TTL/5 after the stop; bounded here by TTL + 5 s from
+    # the stop, for both)
     STOPPED=""
+    LIVE=""
     for k in 1 2 3; do
-        [ "$k" != "$leader" ] && kill -STOP "${EPID[$k]}" && STOPPED="$STOPPED ${EPID[$k]}"
+        [ "$k" != "$leader" ] && kill -STOP "${EPID[$k]}" && STOPPED="$STOPPED ${EPID[$k]}" && LIVE="$LIVE $k"
     done
+    by=$((SECONDS + CTTL + 5))
+    left() { local l=$((by - SECONDS)); echo $((l > 0 ? l : 0)); }
     refused() { [ "$(code "127.0.0.1:${HP[$1]}/v1/new/nanoflake")" = 503 ]; }
-    check "etcd stopped: holder 1 stops nanoflake (bounded: TTL + 5 s)" wait_until $((CTTL + 5)) refused c1
-    check "etcd stopped: holder 2 stops nanoflake" wait_until 5 refused c2
+    check "etcd stopped: holder 1 stops nanoflake (bounded: TTL + 5 s)" wait_until "$(left)" refused c1
+    check "etcd stopped: holder 2 stops nanoflake (bounded: TTL + 5 s)" wait_until "$(left)" refused c2
     r=$(timeout 5 redis-cli -p "${RP[c1]}" ID.NEW nanoflake 2>&1)
     check "etcd stopped: RESP TRYAGAIN ($r)" grep -q '^TRYAGAIN' <<<"$r"
     check "etcd stopped: ulid still served" [ "$(code "127.0.0.1:${HP[c1]}/v1/new/ulid")" = 200 ]
     check "etcd stopped: /healthz not ready" [ "$(code "127.0.0.1:${HP[c1]}/healthz")" = 503 ]
     for p in $STOPPED; do kill -CONT "$p"; done
+    # How soon the members elect a leader again is etcd's (seconds on a busy
+    # machine): waited for, bounded only against a hang. From then on each
+    # holder serves again within a few seconds (README: its next renewal
+    # attempt, TTL/10 apart, deletes the node key its lapsed claim left, and
+    # toidd tries again at most 2 s apart): bounded by TTL + 10 s, for load.
+    # (Those keys, kept alive by the holder's own renewals, used to hold both
+    # nodes for good, each holder skipping its own: issue 27.)
+    live_healthy() { local k; for k in $LIVE; do etcd_healthy "$k" || return 1; done; }
+    check "etcd back: the members answer again (bounded against a hang: 60 s)" wait_until 60 live_healthy
     served() { [ "$(code "127.0.0.1:${HP[$1]}/v1/new/nanoflake")" = 200 ]; }
-    check "etcd back: holder 1 serves nanoflake again (bounded 40 s)" wait_until 40 served c1
-    check "etcd back: holder 2 serves nanoflake again" wait_until 40 served c2
+    by=$((SECONDS + CTTL + 10))
+    for i in 1 2; do
+        if wait_until "$(left)" served "c$i"; then
+            pass
+        else   # (its log says why: the claim's attempts, the lease's renewals)
+            fail "etcd back: holder $i serves nanoflake again (bounded: TTL + 10 s once etcd answers); the end of its log:"
+            tail -n 15 "${LOG[c$i]}" | cut -c1-400
+        fi
+    done
     check "etcd back: /healthz ok" wait_until 10 bash -c '[ "$(curl -s --max-time 2 127.0.0.1:$0/healthz)" = ok ]' "${HP[c1]}"
     sleep 1
     stop_fetchers
