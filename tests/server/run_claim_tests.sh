@@ -106,16 +106,6 @@ node_of() {
     curl -s --max-time 5 "127.0.0.1:${HP[$1]}/v1/formats" |
         sed -n 's/.*"name":"nanoflake"[^}]*"node":\([0-9a-z]*\).*/\1/p'
 }
-# wait_until SECONDS COMMAND...: polls every 0.1 s, for that long at most
-wait_until() {
-    local end=$((SECONDS + $1))
-    shift
-    while [ "$SECONDS" -le "$end" ]; do
-        "$@" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
