@@ -231,7 +231,7 @@ static napi_value throw_refused(napi_env env, toid_format f, uint32_t node, int 
     return throw_claim(env, f, rc, why);
 }
 
-/* claim_epoch, time_epoch: toid_claim_epoch.h */
+/* claim_epoch, time_epoch, set_low_node: toid_claim_epoch.h */
 
 /* The node the generator itself takes: the claim's for the formats whose
  * generator has one; 0 for uid11-seq, whose node goes into the value's low
@@ -240,17 +240,6 @@ static uint32_t gen_node(toid_format f, uint32_t node) {
     return atomic_load(&node_max[f]) ? node : 0;
 }
 
-/* Writes node into the caller_node_bits lowest bits of bin (uid11-seq). */
-static void set_low_node(toid_format f, uint8_t *bin, uint32_t node) {
-    const toid_format_info *fi = toid_format_get(f);
-    unsigned bits = fi->caller_node_bits;
-    uint8_t *last = bin + fi->bin_size - 1;
-    for (unsigned k = 0; k < bits; k += 8) {
-        unsigned w = bits - k < 8 ? bits - k : 8;
-        uint8_t mask = (uint8_t)((1u << w) - 1);
-        last[-(int)(k / 8)] = (uint8_t)((last[-(int)(k / 8)] & ~mask) | ((node >> k) & mask));
-    }
-}
 
 /* Once per process: the claimed formats and their process-wide settings. */
 static void pgen_init(void) {

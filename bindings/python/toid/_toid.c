@@ -167,24 +167,13 @@ static PyObject *refused(toid_format f, uint32_t node, int rc, const char *whose
     return claim_error(f, rc, why);
 }
 
-/* claim_epoch, time_epoch: toid_claim_epoch.h */
+/* claim_epoch, time_epoch, set_low_node: toid_claim_epoch.h */
 
 /* The node the generator itself takes: the claim's for the formats whose
  * generator has one; 0 for uid11-seq, whose node goes into the value's low
  * bits after generating (set_low_node). */
 static uint32_t gen_node(toid_format f, uint32_t node) { return node_max[f] ? node : 0; }
 
-/* Writes node into the caller_node_bits lowest bits of bin (uid11-seq). */
-static void set_low_node(toid_format f, uint8_t *bin, uint32_t node) {
-    const toid_format_info *fi = toid_format_get(f);
-    unsigned bits = fi->caller_node_bits;
-    uint8_t *last = bin + fi->bin_size - 1;
-    for (unsigned k = 0; k < bits; k += 8) {
-        unsigned w = bits - k < 8 ? bits - k : 8;
-        uint8_t mask = (uint8_t)((1u << w) - 1);
-        last[-(int)(k / 8)] = (uint8_t)((last[-(int)(k / 8)] & ~mask) | ((node >> k) & mask));
-    }
-}
 
 /* Where a claim of f fails with a node out of its range: a ValueError as
  * the library's own ("node: 1024 is above nanoflake's largest, 1023"). */
