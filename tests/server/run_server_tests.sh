@@ -842,6 +842,9 @@ else
         check "clock 9 s back: nanoflake waits, then 503" \
             [ "$(code "127.0.0.1:$HP/v1/new/nanoflake?count=10")" = 503 ]
         check "clock 9 s back: RESP says TRYAGAIN" grep -q '^TRYAGAIN' <<<"$(R ID.NEW nanoflake)"
+        check "clock 9 s back: /readyz names nanoflake's clock" grep -q \
+            '^unserved: nanoflake (the clock is behind' <<<"$(curl -s --max-time 10 "127.0.0.1:$HP/readyz")"
+        check "clock 9 s back: /livez 200" [ "$(code "127.0.0.1:$HP/livez")" = 200 ]
         for f in ulid uuidv7 uid11-seq; do
             H "127.0.0.1:$HP/v1/new/$f?count=1000" >>"$WORK/clk.$f"
             check "clock 9 s back: $f keeps its last time, still increasing" strictly_increasing "$WORK/clk.$f"
@@ -850,6 +853,7 @@ else
             '^toidd_clock_regressions_total\{format="ulid"\} [1-9]' <<<"$(H "127.0.0.1:$HP/metrics")"
         echo "+0" >"$WORK/ft.spec"
         for f in $CLOCK_FORMATS; do H "127.0.0.1:$HP/v1/new/$f?count=1000" >>"$WORK/clk.$f"; done
+        check "the clock back to now: /readyz 200 again" [ "$(code "127.0.0.1:$HP/readyz")" = 200 ]
         kill -KILL "$PID"
         wait "$PID" 2>/dev/null
         echo "-30s" >"$WORK/ft.spec"
