@@ -664,16 +664,14 @@ static int wait_for_mark(toid_claim *k, int64_t max_ms) {
                                                   memory_order_release, memory_order_relaxed)) {
     }
     unsigned failures = atomic_load_explicit(&k->write_failures, memory_order_acquire);
-    atomic_compare_exchange_strong(&k->asked_mono, &zero, start);
+    /* (the first admit of a wait counts the write: the others share it) */
+    if (atomic_compare_exchange_strong(&k->asked_mono, &zero, start))
+        atomic_fetch_add_explicit(&c->request_writes, 1, memory_order_relaxed);
     atomic_store(&k->want_extend, 1);
-    atomic_fetch_add_explicit(&c->request_writes, 1, memory_order_relaxed);
     claim_kick(c);
-    int64_t limit = atomic_load_explicit(&k->deadline_mono, memory_order_acquire);
-    int by_deadline = 1;
-    if (c->o.admit_wait_max_ms && start + (int64_t)c->o.admit_wait_max_ms < limit) {
-        limit = start + (int64_t)c->o.admit_wait_max_ms;
-        by_deadline = 0;
-    }
+    /* (the claim's deadline needs no bound of its own here: past it the
+     * claim is not valid, which ends the wait first) */
+    int64_t limit = c->o.admit_wait_max_ms ? start + (int64_t)c->o.admit_wait_max_ms : INT64_MAX;
     for (int64_t now = start;; now = claim_mono_ms()) {
         if (atomic_load_explicit(&k->ceiling_ms, memory_order_acquire) >= max_ms)
             return 0;
@@ -686,8 +684,6 @@ static int wait_for_mark(toid_claim *k, int64_t max_ms) {
                                                                                 : TOID_CLAIM_EIO;
         }
         if (now >= limit) {
-            if (by_deadline)
-                return TOID_CLAIM_ELOST;
             if (!atomic_exchange(&k->stall_logged, 1))
                 claim_log(c, TOID_CLAIM_LOG_ERR, "%s: the high-water mark write (%s backend) has "
                           "not finished in %" PRIu32 " ms: refusing IDs of this node until it "
