@@ -29,6 +29,13 @@ static const char usage_listeners[] =
     "  --resp-unix PATH         also serve RESP2 on a Unix-domain socket\n"
     "                           An address another server (or toidd) listens on is an\n"
     "                           error: 'address in use', exit status 2\n"
+    "  --http-tls ADDR:PORT     HTTPS listener (TLS 1.2+), beside the plain ones\n"
+    "  --resp-tls ADDR:PORT     RESP over TLS (redis-cli --tls, rediss://), beside them\n"
+    "                           (TLS only: --http off --resp off)\n"
+    "  --tls-cert FILE          the server's certificate (PEM; its chain may follow)\n"
+    "  --tls-key FILE           its private key (PEM, not encrypted)\n"
+    "  --tls-ca FILE            require client certificates signed by these CAs (PEM;\n"
+    "                           mutual TLS). The TLS files are read again on SIGHUP\n"
     "  --requirepass PASSWORD   RESP clients must AUTH first (default: no password;\n"
     "                           the default listeners are loopback only)\n"
     "  --cors ORIGIN            send Access-Control-Allow-Origin: ORIGIN ('*' for any)\n"
@@ -103,13 +110,15 @@ static const char usage_gen[] =
     "      AUTH, INFO, MULTI/EXEC/DISCARD, COMMAND, CONFIG GET,\n"
     "      CLIENT ID/INFO/LIST/SETNAME/GETNAME/SETINFO, SELECT 0, ECHO, RESET.\n"
     "Signals: SIGTERM/SIGINT drain and exit 0; a second one exits at once;\n"
-    "         SIGHUP is ignored (settings are read at start only).\n";
+    "         SIGHUP reloads the TLS files (new connections use them; a bad file\n"
+    "         keeps the old ones); the other settings are read at start only.\n";
 
 enum {
     O_HTTP = 256, O_RESP, O_HTTP_UNIX, O_RESP_UNIX, O_STATE_DIR, O_NO_STATE, O_RESET_STATE,
     O_RESERVE, O_CLOCK_WAIT, O_MARK_WAIT, O_FORMATS, O_GEN, O_THREADS, O_MAX_CONN, O_MAX_COUNT,
     O_MAX_HEAD, O_IDLE, O_REQ_TIMEOUT, O_WRITE_TIMEOUT, O_MAX_OUTPUT, O_DRAIN,
-    O_CLAIM, O_CLAIM_PREFIX, O_CLAIM_TTL, O_NODES, O_REQUIREPASS, O_CORS
+    O_CLAIM, O_CLAIM_PREFIX, O_CLAIM_TTL, O_NODES, O_REQUIREPASS, O_CORS,
+    O_HTTP_TLS, O_RESP_TLS, O_TLS_CERT, O_TLS_KEY, O_TLS_CA
 };
 
 static const struct option longopts[] = {
@@ -117,6 +126,11 @@ static const struct option longopts[] = {
     {"resp", 1, 0, O_RESP},
     {"http-unix", 1, 0, O_HTTP_UNIX},
     {"resp-unix", 1, 0, O_RESP_UNIX},
+    {"http-tls", 1, 0, O_HTTP_TLS},
+    {"resp-tls", 1, 0, O_RESP_TLS},
+    {"tls-cert", 1, 0, O_TLS_CERT},
+    {"tls-key", 1, 0, O_TLS_KEY},
+    {"tls-ca", 1, 0, O_TLS_CA},
     {"state-dir", 1, 0, O_STATE_DIR},
     {"no-state", 0, 0, O_NO_STATE},
     {"reset-state", 0, 0, O_RESET_STATE},
@@ -552,8 +566,21 @@ static int check_settings(server_config *c) {
         else if (!c->nodes_given[f])
             c->node_hi[f] = config_node_max((toid_format)f);
     }
-    if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0])
+    if (!c->http_addr[0] && !c->resp_addr[0] && !c->http_unix[0] && !c->resp_unix[0] &&
+        !c->tls_http_addr[0] && !c->tls_resp_addr[0])
         return bad("%s", "no listener (all are off)");
+    if (c->tls_http_addr[0] && !listen_addr_valid(c->tls_http_addr))
+        return bad("--http-tls: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT)",
+                   c->tls_http_addr);
+    if (c->tls_resp_addr[0] && !listen_addr_valid(c->tls_resp_addr))
+        return bad("--resp-tls: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT)",
+                   c->tls_resp_addr);
+    int tls_listener = c->tls_http_addr[0] || c->tls_resp_addr[0];
+    if (tls_listener && (!c->tls_cert[0] || !c->tls_key[0]))
+        return bad("%s", "--http-tls and --resp-tls need --tls-cert FILE and --tls-key FILE");
+    if (!tls_listener && (c->tls_cert[0] || c->tls_key[0] || c->tls_ca[0]))
+        return bad("%s", "--tls-cert, --tls-key and --tls-ca need a TLS listener "
+                         "(--http-tls ADDR:PORT or --resp-tls ADDR:PORT)");
     if (c->http_addr[0] && !listen_addr_valid(c->http_addr))
         return bad("--http: bad address '%s' (want a numeric IP:PORT or [IPv6]:PORT, or off)",
                    c->http_addr);
@@ -597,6 +624,26 @@ int config_parse(int argc, char **argv, server_config *c) {
         case O_RESP:
             if (copy(c->resp_addr, sizeof c->resp_addr, strcmp(optarg, "off") ? optarg : "") < 0)
                 return bad("--resp: too long: '%s'", optarg);
+            break;
+        case O_HTTP_TLS:
+            if (copy(c->tls_http_addr, sizeof c->tls_http_addr, optarg) < 0 || !*optarg)
+                return bad("--http-tls: bad address '%s'", optarg);
+            break;
+        case O_RESP_TLS:
+            if (copy(c->tls_resp_addr, sizeof c->tls_resp_addr, optarg) < 0 || !*optarg)
+                return bad("--resp-tls: bad address '%s'", optarg);
+            break;
+        case O_TLS_CERT:
+            if (copy(c->tls_cert, sizeof c->tls_cert, optarg) < 0 || !*optarg)
+                return bad("--tls-cert: bad path '%s'", optarg);
+            break;
+        case O_TLS_KEY:
+            if (copy(c->tls_key, sizeof c->tls_key, optarg) < 0 || !*optarg)
+                return bad("--tls-key: bad path '%s'", optarg);
+            break;
+        case O_TLS_CA:
+            if (copy(c->tls_ca, sizeof c->tls_ca, optarg) < 0 || !*optarg)
+                return bad("--tls-ca: bad path '%s'", optarg);
             break;
         case O_HTTP_UNIX:
             if (copy(c->http_unix, sizeof c->http_unix, optarg) < 0 || !*optarg)

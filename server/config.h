@@ -12,6 +12,11 @@ typedef struct server_config {
     char resp_addr[128];
     char http_unix[108];        /* unix socket paths; "" = none */
     char resp_unix[108];
+    char tls_http_addr[128];    /* --http-tls, --resp-tls: TLS listeners; "" = none */
+    char tls_resp_addr[128];
+    char tls_cert[1024];        /* PEM files, read at start and on SIGHUP (tls.c) */
+    char tls_key[1024];
+    char tls_ca[1024];          /* "" = no client certificate asked for */
     char state_dir[1024];
     int no_state;
     int reset_state;

@@ -1,6 +1,6 @@
 /* main.c — toidd: start (config, state, listeners, workers), then wait for
  * SIGTERM/SIGINT: drain, persist, exit 0; a second signal exits at once.
- * SIGHUP: logged and ignored. */
+ * SIGHUP: the TLS files read again (without TLS: logged and ignored). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -21,6 +21,7 @@
 #include "ids.h"
 #include "listen.h"
 #include "metrics.h"
+#include "tls.h"
 #include "util.h"
 #include "worker.h"
 
@@ -50,11 +51,16 @@ static void notify_systemd(const char *msg) {
     close(fd);
 }
 
-/* SIGHUP does not reload: every setting is read at start, and a restart is
- * cheap and never repeats an ID (the state directory sees to that). Ignoring
- * it also keeps a server started from a terminal alive when that closes. */
-static void hup_ignored(void) {
-    log_info("SIGHUP: ignored (settings are read at start only; restart toidd to change them)");
+/* SIGHUP reloads the TLS files only (a renewed certificate must not need a
+ * restart, which would close every connection): every other setting is read
+ * at start, and a restart is cheap and never repeats an ID (the state
+ * directory sees to that). Not exiting on it also keeps a server started
+ * from a terminal alive when that closes. */
+static void on_hup(void) {
+    if (tls_enabled())
+        tls_reload();
+    else
+        log_info("SIGHUP: ignored (settings are read at start only; restart toidd to change them)");
 }
 
 /* A stop signal that repeats the first one rather than asking to hurry:
@@ -70,17 +76,21 @@ static int is_echo(const siginfo_t *first, int64_t first_ms, const siginfo_t *no
 
 /* The listening sockets: one per address, shared by the workers (-1: none). */
 typedef struct listeners {
-    int http_tcp, resp_tcp, http_unix, resp_unix;
-    int http_port, resp_port;   /* the TCP ports bound (port 0 picks one) */
+    int http_tcp, resp_tcp, http_unix, resp_unix, http_tls, resp_tls;
+    int http_port, resp_port, http_tls_port, resp_tls_port;   /* the TCP ports bound */
 } listeners;
 
 /* The listeners first: a bad or busy address is a usage error (exit 2)
  * found before the state directory is touched (no lock taken, no mark
  * moved ahead). 0, or -1 (said). Logged once the workers are set up. */
 static int open_listeners(listeners *L) {
-    *L = (listeners){-1, -1, -1, -1, -1, -1};
+    *L = (listeners){-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
     if ((cfg.http_addr[0] && (L->http_tcp = listen_tcp(cfg.http_addr, &L->http_port)) < 0) ||
         (cfg.resp_addr[0] && (L->resp_tcp = listen_tcp(cfg.resp_addr, &L->resp_port)) < 0) ||
+        (cfg.tls_http_addr[0] &&
+         (L->http_tls = listen_tcp(cfg.tls_http_addr, &L->http_tls_port)) < 0) ||
+        (cfg.tls_resp_addr[0] &&
+         (L->resp_tls = listen_tcp(cfg.tls_resp_addr, &L->resp_tls_port)) < 0) ||
         (cfg.http_unix[0] && (L->http_unix = listen_unix(cfg.http_unix)) < 0) ||
         (cfg.resp_unix[0] && (L->resp_unix = listen_unix(cfg.resp_unix)) < 0))
         return -1;   /* (a unix socket made here is left: the next start replaces it) */
@@ -92,6 +102,10 @@ static void log_listeners(const listeners *L) {
         log_info("listening: http %s (port %d)", cfg.http_addr, L->http_port);
     if (cfg.resp_addr[0])
         log_info("listening: resp %s (port %d)", cfg.resp_addr, L->resp_port);
+    if (cfg.tls_http_addr[0])
+        log_info("listening: http tls %s (port %d)", cfg.tls_http_addr, L->http_tls_port);
+    if (cfg.tls_resp_addr[0])
+        log_info("listening: resp tls %s (port %d)", cfg.tls_resp_addr, L->resp_tls_port);
     if (L->http_unix >= 0)
         log_info("listening: http unix %s", cfg.http_unix);
     if (L->resp_unix >= 0)
@@ -103,6 +117,10 @@ static void close_listeners(const listeners *L) {
         close(L->http_tcp);
     if (L->resp_tcp >= 0)
         close(L->resp_tcp);
+    if (L->http_tls >= 0)
+        close(L->http_tls);
+    if (L->resp_tls >= 0)
+        close(L->resp_tls);
     if (L->http_unix >= 0) {
         close(L->http_unix);
         unlink(cfg.http_unix);
@@ -116,16 +134,20 @@ static void close_listeners(const listeners *L) {
 /* Every worker listens on every socket. */
 static void add_listeners(worker *w, const listeners *L) {
     if (L->http_tcp >= 0)
-        w->listeners[w->nlisteners++] = (worker_listener){L->http_tcp, PROTO_HTTP, 1};
+        w->listeners[w->nlisteners++] = (worker_listener){L->http_tcp, PROTO_HTTP, 1, 0};
     if (L->resp_tcp >= 0)
-        w->listeners[w->nlisteners++] = (worker_listener){L->resp_tcp, PROTO_RESP, 1};
+        w->listeners[w->nlisteners++] = (worker_listener){L->resp_tcp, PROTO_RESP, 1, 0};
+    if (L->http_tls >= 0)
+        w->listeners[w->nlisteners++] = (worker_listener){L->http_tls, PROTO_HTTP, 1, 1};
+    if (L->resp_tls >= 0)
+        w->listeners[w->nlisteners++] = (worker_listener){L->resp_tls, PROTO_RESP, 1, 1};
     if (L->http_unix >= 0)
-        w->listeners[w->nlisteners++] = (worker_listener){L->http_unix, PROTO_HTTP, 0};
+        w->listeners[w->nlisteners++] = (worker_listener){L->http_unix, PROTO_HTTP, 0, 0};
     if (L->resp_unix >= 0)
-        w->listeners[w->nlisteners++] = (worker_listener){L->resp_unix, PROTO_RESP, 0};
+        w->listeners[w->nlisteners++] = (worker_listener){L->resp_unix, PROTO_RESP, 0, 0};
 }
 
-/* Waits for the workers to finish draining: SIGHUP is logged, the echo of
+/* Waits for the workers to finish draining: SIGHUP as always, the echo of
  * the first signal ignored, any other stop signal (or the workers not done
  * in time) exits at once. */
 static void wait_drained(const sigset_t *stop, const siginfo_t *first, int64_t first_ms) {
@@ -135,7 +157,7 @@ static void wait_drained(const sigset_t *stop, const siginfo_t *first, int64_t f
         siginfo_t si;
         int got = sigtimedwait(stop, &si, &ts);
         if (got == SIGHUP) {
-            hup_ignored();
+            on_hup();
         } else if (got > 0 && is_echo(first, first_ms, &si)) {
             log_info("%s again from pid %ld: the same request (e.g. timeout(1) signals the "
                      "process and then its group): still draining", got == SIGTERM ? "SIGTERM" : "SIGINT",
@@ -172,12 +194,12 @@ int main(int argc, char **argv) {
     sigemptyset(&stop);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGHUP);   /* taken here too, to be logged and ignored */
+    sigaddset(&stop, SIGHUP);   /* taken here too: TLS reload (on_hup) */
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
     listeners L;
-    if (open_listeners(&L) < 0)
-        return 2;
+    if (open_listeners(&L) < 0 || tls_init(&cfg) < 0)
+        return 2;   /* (before the state directory is touched) */
     if (cfg.no_state)
         log_warn("running without --state-dir: IDs may repeat across restarts and instances");
     if (ids_init(&cfg) < 0) {
@@ -199,7 +221,7 @@ int main(int argc, char **argv) {
         add_listeners(&workers[i], &L);
     }
     log_listeners(&L);
-    resp_sessions_init(L.resp_port > 0 ? L.resp_port : 0);
+    resp_sessions_init(L.resp_port > 0 ? L.resp_port : L.resp_tls_port > 0 ? L.resp_tls_port : 0);
     atomic_store(&g_workers_live, (int)nw);
     for (unsigned i = 0; i < nw; i++) {
         if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]) != 0) {
@@ -216,7 +238,7 @@ int main(int argc, char **argv) {
     int sig;
     while ((sig = sigwaitinfo(&stop, &first)) < 0 || sig == SIGHUP) {
         if (sig == SIGHUP)
-            hup_ignored();
+            on_hup();
     }
     int64_t first_ms = mono_ms();
     log_info("%s: draining (at most %u ms; a second signal exits at once)",
@@ -230,6 +252,10 @@ int main(int argc, char **argv) {
         shutdown(L.http_tcp, SHUT_RDWR);
     if (L.resp_tcp >= 0)
         shutdown(L.resp_tcp, SHUT_RDWR);
+    if (L.http_tls >= 0)
+        shutdown(L.http_tls, SHUT_RDWR);
+    if (L.resp_tls >= 0)
+        shutdown(L.resp_tls, SHUT_RDWR);
     uint64_t one = 1;
     ssize_t wr = write(wake, &one, sizeof one);
     (void)wr;

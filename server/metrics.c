@@ -63,6 +63,22 @@ int metrics_render(sbuf *o) {
     for (int d = 0; d < DROP_COUNT; d++)
         rc |= sbuf_printf(o, "toidd_connections_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
                           drop_names[d], LOAD(m->dropped[d]));
+    rc |= sbuf_str(o, "# HELP toidd_tls_errors_total TLS connections ended by a TLS error "
+                      "(a failed handshake: no certificate, a bad one, no common version).\n"
+                      "# TYPE toidd_tls_errors_total counter\n");
+    for (int p = 0; p < PROTO_COUNT; p++)
+        rc |= sbuf_printf(o, "toidd_tls_errors_total{protocol=\"%s\"} %" PRIu64 "\n",
+                          proto_names[p], LOAD(m->tls_failed[p]));
+    rc |= sbuf_str(o, "# HELP toidd_tls_plaintext_refused_total Plain-text clients on a TLS port.\n"
+                      "# TYPE toidd_tls_plaintext_refused_total counter\n");
+    for (int p = 0; p < PROTO_COUNT; p++)
+        rc |= sbuf_printf(o, "toidd_tls_plaintext_refused_total{protocol=\"%s\"} %" PRIu64 "\n",
+                          proto_names[p], LOAD(m->tls_plaintext[p]));
+    rc |= sbuf_printf(o, "# HELP toidd_tls_reloads_total TLS file reloads (SIGHUP) by result.\n"
+                         "# TYPE toidd_tls_reloads_total counter\n"
+                         "toidd_tls_reloads_total{result=\"ok\"} %" PRIu64 "\n"
+                         "toidd_tls_reloads_total{result=\"error\"} %" PRIu64 "\n",
+                      LOAD(m->tls_reloads[1]), LOAD(m->tls_reloads[0]));
     rc |= claims_metrics(o);
     return rc ? -1 : 0;
 }

@@ -21,6 +21,9 @@ typedef struct metrics {
     _Atomic int64_t open[PROTO_COUNT];
     _Atomic uint64_t accepted[PROTO_COUNT], refused[PROTO_COUNT];
     _Atomic uint64_t dropped[DROP_COUNT];
+    _Atomic uint64_t tls_failed[PROTO_COUNT];     /* TLS errors: failed handshakes mostly */
+    _Atomic uint64_t tls_plaintext[PROTO_COUNT];  /* plain-text clients on a TLS port */
+    _Atomic uint64_t tls_reloads[2];              /* SIGHUP reloads: [0] failed, [1] done */
 } metrics;
 
 extern metrics g_metrics;

@@ -18,6 +18,7 @@
 #include "http_parse.h"
 #include "metrics.h"
 #include "resp_parse.h"
+#include "tls.h"
 #include "util.h"
 
 atomic_int g_draining;
@@ -54,6 +55,11 @@ typedef struct conn {
     int64_t last_progress;     /* last write progress while output was pending */
     int64_t linger_deadline;
     resp_session *sess;        /* RESP connections: protocol, auth, name, MULTI */
+    SSL *ssl;                  /* a TLS listener's connection: its session, else NULL */
+    int tls_unchecked;         /* its first byte not yet seen (tls_gate) */
+    int tls_broken;            /* a TLS error ended it: no close_notify */
+    int read_wants_write;      /* the last TLS read waits for the socket writable */
+    int write_wants_read;      /* the last TLS write waits for it readable */
     struct conn *prev, *next;
 } conn;
 
@@ -116,6 +122,8 @@ static void conn_close(loop *L, conn *c, int drop_reason) {
     }
     if (c->sess)
         resp_session_close(c->sess);
+    if (c->ssl)
+        tls_session_free(c->ssl);
     free(c->in);
     sbuf_free(&c->out);
     free(c);
@@ -129,8 +137,10 @@ static void conn_set_events(loop *L, conn *c) {
     if (c->state == ST_LINGER ||
         (c->state == ST_OPEN && !c->peer_eof && !L->draining && pending < HIGH_WATER))
         ev |= EPOLLIN;
-    if (pending > 0)
+    if (pending > 0 || c->read_wants_write)
         ev |= EPOLLOUT;
+    if (c->write_wants_read)
+        ev |= EPOLLIN;
     if (ev != c->events) {
         struct epoll_event e = {.events = ev, .data.ptr = c};
         epoll_ctl(L->epfd, EPOLL_CTL_MOD, c->fd, &e);
@@ -222,10 +232,56 @@ static int conn_process(loop *L, conn *c) {
     return 0;
 }
 
+/* One read from c's socket (through TLS on a TLS listener): read(2)'s
+ * result; a TLS failure is -1 with errno EPROTO (logged), a TLS read that
+ * must wait -1 with EAGAIN. */
+static ssize_t conn_recv(loop *L, conn *c, char *buf, size_t n) {
+    if (!c->ssl)
+        return read(c->fd, buf, n);
+    int wants = 0;
+    char why[200];
+    ssize_t r = tls_read(c->ssl, buf, n, &wants, why, sizeof why);
+    c->read_wants_write = r == TLS_AGAIN && wants == TLS_WANTS_WRITE;
+    if (r >= 0)
+        return r;
+    if (r == TLS_AGAIN) {
+        errno = EAGAIN;
+        return -1;
+    }
+    c->tls_broken = 1;
+    if (r == TLS_FAILED) {
+        METRIC_ADD(tls_failed[c->proto], 1);
+        if (log_ok(L->now))
+            log_info("%s tls: %s: closing", proto_name[c->proto], why);
+        errno = EPROTO;
+    } else if (errno == 0 || errno == EAGAIN) {
+        errno = ECONNRESET;
+    }
+    return -1;
+}
+
+/* One write to c's socket, as send(2) (through TLS on a TLS listener). */
+static ssize_t conn_send(conn *c, const char *p, size_t n) {
+    if (!c->ssl)
+        return send(c->fd, p, n, MSG_NOSIGNAL);
+    int wants = 0;
+    ssize_t r = tls_write(c->ssl, p, n, &wants);
+    c->write_wants_read = r == TLS_AGAIN && wants == TLS_WANTS_READ;
+    if (r > 0)
+        return r;
+    if (r == TLS_AGAIN) {
+        errno = EAGAIN;
+        return -1;
+    }
+    c->tls_broken = 1;
+    errno = EPIPE;
+    return -1;
+}
+
 /* One read of what the socket holds into c->in (room must be left): returns
  * read(2)'s result; a first byte starts the request clock. */
 static ssize_t conn_fill(loop *L, conn *c) {
-    ssize_t r = read(c->fd, c->in + c->in_len, L->in_cap - c->in_len);
+    ssize_t r = conn_recv(L, c, c->in + c->in_len, L->in_cap - c->in_len);
     if (r > 0) {
         if (c->in_len == 0)
             c->req_start = L->now;
@@ -239,7 +295,7 @@ static ssize_t conn_fill(loop *L, conn *c) {
 static void conn_flush(loop *L, conn *c) {
     for (;;) {
         while (sbuf_pending(&c->out) > 0) {
-            ssize_t n = send(c->fd, c->out.data + c->out.off, sbuf_pending(&c->out), MSG_NOSIGNAL);
+            ssize_t n = conn_send(c, c->out.data + c->out.off, sbuf_pending(&c->out));
             if (n > 0) {
                 sbuf_consume(&c->out, (size_t)n);
                 c->last_progress = L->now;
@@ -259,6 +315,8 @@ static void conn_flush(loop *L, conn *c) {
                 conn_close(L, c, -1);
                 return;
             }
+            if (c->ssl && !c->tls_broken)
+                tls_close_notify(c->ssl);
             shutdown(c->fd, SHUT_WR);
             c->state = ST_LINGER;
             c->linger_deadline = L->now + LINGER_MS;
@@ -275,8 +333,10 @@ static void conn_flush(loop *L, conn *c) {
         }
         /* Draining: what the client sent before the signal is answered too.
          * Read what the socket already holds, without waiting for more
-         * (input is not polled while draining). */
-        if (L->draining && !c->peer_eof && c->in_len < L->in_cap) {
+         * (input is not polled while draining). And TLS: bytes OpenSSL read
+         * from the socket but has not returned yet (no event announces them). */
+        int tls_held = c->ssl && !c->tls_unchecked && tls_has_buffered(c->ssl);
+        if ((L->draining || tls_held) && !c->peer_eof && c->in_len < L->in_cap) {
             ssize_t r = conn_fill(L, c);
             if (r > 0) {
                 if (conn_process(L, c) < 0)
@@ -300,6 +360,43 @@ static void conn_flush(loop *L, conn *c) {
     conn_set_events(L, c);
 }
 
+/* A TLS connection's first byte: a handshake record goes on (1); another
+ * byte is a plain-text client on the TLS port, told so in its protocol and
+ * closed (0, as when the byte is not there yet or the peer is gone). */
+static int tls_gate(loop *L, conn *c) {
+    static const char http_plain[] =
+        "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        "Content-Length: 42\r\nConnection: close\r\n\r\n"
+        "This port speaks TLS: use https:// here.\r\n";
+    static const char resp_plain[] =
+        "-ERR this port speaks TLS: connect with TLS (redis-cli --tls, rediss://)\r\n";
+    unsigned char b;
+    ssize_t r = recv(c->fd, &b, 1, MSG_PEEK);
+    if (r < 0 && (errno == EAGAIN || errno == EINTR))
+        return 0;
+    if (r <= 0) {
+        conn_close(L, c, -1);
+        return 0;
+    }
+    if (b == TLS_RECORD_HANDSHAKE) {
+        c->tls_unchecked = 0;
+        return 1;
+    }
+    METRIC_ADD(tls_plaintext[c->proto], 1);
+    if (log_ok(L->now))
+        log_info("%s tls: a plain-text client on the TLS port: told so, closing",
+                 proto_name[c->proto]);
+    tls_session_free(c->ssl);
+    c->ssl = NULL;
+    if (c->proto == PROTO_HTTP)
+        sbuf_add(&c->out, http_plain, sizeof http_plain - 1);
+    else
+        sbuf_add(&c->out, resp_plain, sizeof resp_plain - 1);
+    c->state = ST_CLOSING;
+    conn_flush(L, c);
+    return 0;
+}
+
 static void conn_readable(loop *L, conn *c) {
     if (c->state == ST_LINGER) {
         char tmp[4096];
@@ -315,9 +412,14 @@ static void conn_readable(loop *L, conn *c) {
         return;
     }
     if (c->state != ST_OPEN || c->in_len >= L->in_cap) {
-        conn_set_events(L, c);
+        if (c->write_wants_read)
+            conn_flush(L, c);   /* the TLS write that waited reads what it needs */
+        else
+            conn_set_events(L, c);
         return;
     }
+    if (c->tls_unchecked && !tls_gate(L, c))
+        return;
     ssize_t r = conn_fill(L, c);
     if (r < 0) {
         if (errno == EAGAIN || errno == EINTR)
@@ -355,7 +457,8 @@ static void do_accept(loop *L, lst_obj *lo) {
             if (log_ok(L->now))
                 log_warn("%s: connection refused: --max-connections (%u) reached",
                          proto_name[l->proto], cfg->max_connections);
-            if (L->nrefusing >= MAX_REFUSING) {
+            /* (a TLS client could not read a plain-text refusal: closed) */
+            if (L->nrefusing >= MAX_REFUSING || l->tls) {
                 close(fd);
                 continue;
             }
@@ -364,6 +467,12 @@ static void do_accept(loop *L, lst_obj *lo) {
         conn *c = calloc(1, sizeof *c);
         char *in = c ? malloc(L->in_cap) : NULL;
         if (in && counted && l->proto == PROTO_RESP && !(c->sess = resp_session_open(fd, cfg))) {
+            free(in);
+            in = NULL;
+        }
+        if (in && l->tls && !(c->ssl = tls_session_new(fd))) {
+            if (c->sess)
+                resp_session_close(c->sess);
             free(in);
             in = NULL;
         }
@@ -381,6 +490,7 @@ static void do_accept(loop *L, lst_obj *lo) {
         }
         c->kind = K_CONN;
         c->fd = fd;
+        c->tls_unchecked = c->ssl != NULL;
         c->proto = l->proto;
         c->in = in;
         sbuf_init(&c->out, cfg->max_output);
@@ -392,6 +502,8 @@ static void do_accept(loop *L, lst_obj *lo) {
             close(fd);
             if (c->sess)
                 resp_session_close(c->sess);
+            if (c->ssl)
+                tls_session_free(c->ssl);
             free(in);
             free(c);
             if (counted)
@@ -451,6 +563,12 @@ static void sweep(loop *L) {
             } else {
                 conn_close(L, c, -1);
             }
+        } else if (c->ssl && c->state == ST_OPEN && !tls_handshake_done(c->ssl) &&
+                   now - c->last_active >= (int64_t)cfg->request_timeout_ms) {
+            if (log_ok(now))
+                log_info("%s tls: handshake not completed within %u ms: closing",
+                         proto_name[c->proto], cfg->request_timeout_ms);
+            conn_close(L, c, DROP_REQUEST_TIMEOUT);
         } else if (c->in_len == 0 && c->state == ST_OPEN &&
                    now - c->last_active >= (int64_t)cfg->idle_timeout_ms) {
             conn_close(L, c, DROP_IDLE);
@@ -538,8 +656,8 @@ void *worker_main(void *arg) {
                     conn_close(L, c, -1);
                     continue;
                 }
-                if (evs[i].events & EPOLLIN) {
-                    conn_readable(L, c);
+                if (evs[i].events & EPOLLIN || (evs[i].events & EPOLLOUT && c->read_wants_write)) {
+                    conn_readable(L, c);   /* (a TLS read that waited to write goes on) */
                 } else if (evs[i].events & EPOLLOUT) {
                     conn_flush(L, c);
                 }

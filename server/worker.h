@@ -7,12 +7,13 @@
 
 #include "config.h"
 
-#define WORKER_MAX_LISTENERS 4
+#define WORKER_MAX_LISTENERS 6
 
 typedef struct worker_listener {
     int fd;
     int proto;      /* PROTO_HTTP or PROTO_RESP */
     int tcp;        /* TCP or Unix-domain (either way one socket, shared) */
+    int tls;        /* TLS (tls.h) on it */
 } worker_listener;
 
 typedef struct worker {

@@ -3,7 +3,8 @@
 # ioredis 5 and 6, node-redis 4 and 6 (npm, tests/server/clients, installed
 # by `npm ci` there), redis-py (python3-redis), redis-cli (RESP2 and -3) and
 # redis-benchmark: connect, new IDs, pipelines, MULTI/EXEC, reconnection
-# across a restart, AUTH with --requirepass; then --cors over HTTP. Every ID
+# across a restart, AUTH with --requirepass, all of them again over TLS with
+# a client certificate (--resp-tls, --tls-ca); then --cors over HTTP. Every ID
 # any client received is checked for duplicates.
 #   usage: run_client_tests.sh TOIDD_BINARY
 # Prints "N passed, N failed" last; exits non-zero on any failure. The npm
@@ -29,7 +30,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-need_tools curl redis-cli redis-benchmark "$PY" timeout
+need_tools curl redis-cli redis-benchmark openssl "$PY" timeout
 
 # The server runs from a script, so that the clients' restart (between
 # their two phases) starts it again on the same ports and state directory.
@@ -167,6 +168,42 @@ if sh "$WORK/restart.sh"; then
     keep_ids "redis-py with a password" "$WORK/py.auth.out"
 else
     fail "start with --requirepass: $(tail -2 "$WORK/log")"
+fi
+
+# --- over TLS, mutual (--resp-tls, --tls-ca) --------------------------------
+# Every library verifies the server against the test's CA and shows a client
+# certificate that CA signed, on a TLS port pinned across the restart.
+T=$WORK/tls
+if tls_ca "$T" && tls_cert "$T" srv localhost && tls_cert "$T" cli client; then
+    tls_extra() { echo "--resp-tls 127.0.0.1:$1 --tls-cert $T/srv.pem --tls-key $T/srv.key --tls-ca $T/ca.pem" >"$WORK/extra"; }
+    tls_extra 0
+    if sh "$WORK/restart.sh"; then
+        RTP=$(sed -n 's/.*listening: resp tls 127.0.0.1:0 (port \([0-9]*\)).*/\1/p' "$WORK/log" | head -1)
+        tls_extra "$RTP"
+    fi
+    if [ -n "${RTP:-}" ] && sh "$WORK/restart.sh"; then
+        if [ "$NODE_OK" = 1 ]; then
+            for lib in ioredis5 ioredis6 redis4 redis6; do
+                TOID_TLS_DIR=$T timeout 90 node "$CLIENTS/clients.js" "$lib" "$RTP" "$WORK/restart.sh" \
+                    >"$WORK/$lib.tls.out" 2>"$WORK/$lib.tls.out.err"
+                keep_ids "$lib over TLS with a client certificate (and reconnect)" "$WORK/$lib.tls.out"
+            done
+        fi
+        TOID_TLS_DIR=$T timeout 90 "$PY" "$CLIENTS/clients_py.py" "$RTP" "$WORK/restart.sh" \
+            >"$WORK/py.tls.out" 2>"$WORK/py.tls.out.err"
+        keep_ids "redis-py ssl=True with a client certificate (and reconnect)" "$WORK/py.tls.out"
+        out=$(timeout 10 redis-cli --tls --cacert "$T/ca.pem" --cert "$T/cli.pem" --key "$T/cli.key" \
+            -p "$RTP" ID.NEW ulid 2)
+        check "redis-cli --tls with a client certificate" [ "$(grep -c '^[0-9A-Z]\{26\}$' <<<"$out")" = 2 ]
+        grep '^[0-9A-Z]\{26\}$' <<<"$out" >>"$IDS"
+        check "redis-benchmark --tls: no error" \
+            bash -c 'o=$(timeout 60 redis-benchmark --tls --cacert "$0/ca.pem" --cert "$0/cli.pem" --key "$0/cli.key" -p "$1" -n 5000 -c 4 -P 8 -q ID.NEW nanoflake 2>&1); grep -q "requests per second" <<<"$o" && ! grep -qi "err" <<<"$o"' \
+            "$T" "$RTP"
+    else
+        fail "start with --resp-tls: $(tail -2 "$WORK/log")"
+    fi
+else
+    fail "openssl could not make the test certificates"
 fi
 
 # --- --cors ------------------------------------------------------------------

@@ -47,8 +47,8 @@ start() {
     local i
     for i in $(seq 100); do
         if grep -q ' started: ' "$LOG"; then
-            HP=$(sed -n 's/.*listening: http .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
-            RP=$(sed -n 's/.*listening: resp .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
+            HP=$(sed -n 's/.*listening: http [0-9[].* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
+            RP=$(sed -n 's/.*listening: resp [0-9[].* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
             return 0
         fi
         kill -0 "$PID" 2>/dev/null || return 1
@@ -75,4 +75,29 @@ waitfor() {
 stop() {
     kill -TERM "$PID" 2>/dev/null
     waitfor "$PID"
+}
+
+# TLS files the tests make with the openssl CLI (P-256 keys, valid 2 days):
+# tls_ca DIR: a CA, DIR/ca.pem and DIR/ca.key. tls_cert DIR NAME CN: a
+# certificate that CA signs, DIR/NAME.pem and DIR/NAME.key, for localhost
+# and 127.0.0.1 (as a server's or a client's). 0, or 1 (said on stderr).
+tls_ca() {
+    mkdir -p "$1" &&
+        openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+            -keyout "$1/ca.key" -out "$1/ca.pem" -subj "/CN=toid test CA $RANDOM" 2>"$1/openssl.err" ||
+        { cat "$1/openssl.err" >&2; return 1; }
+}
+tls_cert() {
+    local d=$1 name=$2 cn=$3
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$d/$name.ext"
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$d/$name.key" \
+        -out "$d/$name.csr" -subj "/CN=$cn" 2>"$d/openssl.err" &&
+        openssl x509 -req -in "$d/$name.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" \
+            -CAcreateserial -days 2 -extfile "$d/$name.ext" -out "$d/$name.pem" 2>"$d/openssl.err" ||
+        { cat "$d/openssl.err" >&2; return 1; }
+}
+# tls_ports: HTP and RTP, the TLS ports $LOG says toidd bound.
+tls_ports() {
+    HTP=$(sed -n 's/.*listening: http tls .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
+    RTP=$(sed -n 's/.*listening: resp tls .* (port \([0-9]*\)).*/\1/p' "$LOG" | head -1)
 }

@@ -9,8 +9,20 @@
 // the same port and state directory. Prints every ID received, one a line,
 // to stdout, and "ok" last; exits 1 (with the reason on stderr) on any
 // failure. Bounded: the whole run is given 60 s.
+// With TOID_TLS_DIR set (a directory holding ca.pem, cli.pem, cli.key), the
+// connection is TLS, the server verified against ca.pem and the client
+// certificate shown (ioredis `tls: {...}`, node-redis `rediss://` + socket).
 'use strict';
 const { execFile } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const tlsDir = process.env.TOID_TLS_DIR;
+const tlsFiles = tlsDir ? {
+    ca: fs.readFileSync(path.join(tlsDir, 'ca.pem')),
+    cert: fs.readFileSync(path.join(tlsDir, 'cli.pem')),
+    key: fs.readFileSync(path.join(tlsDir, 'cli.key')),
+} : null;
 
 const [lib, portText, restartScript, password] = process.argv.slice(2);
 const port = Number(portText);
@@ -95,6 +107,8 @@ async function main() {
     if (lib.startsWith('ioredis')) {
         const Redis = require(lib);
         const opts = password ? { password } : {};
+        if (tlsFiles)
+            opts.tls = tlsFiles;
         const client = new Redis(port, '127.0.0.1', opts);
         client.on('error', () => {});   // logged by ioredis's reconnection; failures show below
         await ioredisPhase(client, 'first');
@@ -106,8 +120,9 @@ async function main() {
         await client.quit();
     } else {
         const { createClient } = require(lib);
-        const url = password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`;
-        const client = createClient({ url });
+        const scheme = tlsFiles ? 'rediss' : 'redis';
+        const url = password ? `${scheme}://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `${scheme}://127.0.0.1:${port}`;
+        const client = createClient(tlsFiles ? { url, socket: { tls: true, ...tlsFiles } } : { url });
         client.on('error', () => {});   // reconnection is the library's; failures show below
         await client.connect();
         await nodeRedisPhase(client, 'first');

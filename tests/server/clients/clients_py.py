@@ -4,7 +4,10 @@ connect, new IDs, the default pipeline (transaction=True: MULTI/EXEC), a
 pipeline without transaction, and the next command after a server restart.
   usage: clients_py.py PORT RESTART_SCRIPT [PASSWORD]
 Prints every ID received, one a line, then "ok"; exits 1 with the reason
-on stderr on any failure."""
+on stderr on any failure. With TOID_TLS_DIR set (ca.pem, cli.pem, cli.key
+there): over TLS (ssl=True), the server verified, the client certificate
+shown."""
+import os
 import subprocess
 import sys
 
@@ -43,7 +46,14 @@ def phase(r, name):
 
 
 try:
-    r = redis.Redis(host="127.0.0.1", port=port, password=password, decode_responses=True)
+    tls = os.environ.get("TOID_TLS_DIR")
+    tls_opts = {}
+    if tls:
+        tls_opts = dict(ssl=True, ssl_ca_certs=os.path.join(tls, "ca.pem"),
+                        ssl_certfile=os.path.join(tls, "cli.pem"),
+                        ssl_keyfile=os.path.join(tls, "cli.key"))
+    r = redis.Redis(host="127.0.0.1", port=port, password=password, decode_responses=True,
+                    **tls_opts)
     if not r.ping():
         raise AssertionError("PING")
     phase(r, "first")
