@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
 # Installs the build into a DESTDIR staging tree and builds a consumer against
 # it three ways: pkg-config, CMake find_package (shared and static). Checks the
-# SONAME and that only toid_* symbols are exported.
+# SONAME, that only toid_* symbols are exported, and that nothing lands
+# outside the prefix (the PostgreSQL extension is skipped, saying so).
 #   usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 prefix=/opt/toid-test
-DESTDIR="$work/stage" cmake --install "$build" --prefix "$prefix" >/dev/null
+DESTDIR="$work/stage" cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 root="$work/stage$prefix"
+# nothing outside the prefix: the PostgreSQL extension (whose directories
+# are under /usr) is skipped, saying so
+outside=$(cd "$work/stage" && find . -mindepth 1 -maxdepth 2 | grep -v "^\.$(dirname "$prefix")\$" |
+    grep -v "^\.$prefix\$" || true)
+[ -z "$outside" ] || { echo "installed outside the prefix $prefix: $outside"; exit 1; }
+if [ -d "$build/ext/postgres" ] && [ -f "$build/ext/postgres/toid.so" ]; then
+    grep -q "PostgreSQL extension: not installed: PostgreSQL reads it from .*, outside the prefix $prefix" \
+        "$work/install.log" || { echo "no word on the skipped PostgreSQL extension"; exit 1; }
+fi
 lib=$(ls -d "$root"/lib*/ | head -n 1)
 test -f "$root/include/toid.h"
 test -f "$lib/libtoid.a"
