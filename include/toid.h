@@ -640,8 +640,14 @@ TOID_API int toid_format_time(int64_t unix_ms, char *out, size_t out_size);
  *  - A bare integer of other than 4 digits, optionally negative: unix ms
  *    (TOID_TIME_BARE_INT in *notes, and TOID_TIME_LOOKS_SECONDS when it
  *    has 10 digits). 4 digits are a year.
- * Nothing is trimmed; "now" is not a time here (tools add it). *notes (may be
- * NULL) gets TOID_TIME_* bits. Returns 0 or TOID_EINVAL.
+ *  - Relative to the clock (toid_clock_now: toid_set_clock moves it too),
+ *    an instant (*first_ms == *last_ms): "now"; "now" followed by a sign
+ *    and one or more terms N<unit> ("now-1h", "now+90s", "now-1h30m"), or
+ *    the same without "now" ("-15m", "+2d"); units ms, s, m (minutes), h,
+ *    d, w. A signed integer with a unit is always relative ("-15s" is 15
+ *    seconds ago), a signed integer without one is unix ms.
+ * Nothing is trimmed. *notes (may be NULL) gets TOID_TIME_* bits. Returns
+ * 0 or TOID_EINVAL.
  */
 TOID_API int toid_parse_time_span(const char *text, size_t len, int64_t *first_ms,
                                   int64_t *last_ms, unsigned *notes);

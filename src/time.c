@@ -1,9 +1,12 @@
 /* time.c — time text <-> unix milliseconds: RFC 3339 UTC out; in, the
  * forms people write (ISO 8601 down to the year, @SECONDS, N ms/s/us,
- * bare unix ms), each with the span of time it names. Proleptic Gregorian
+ * bare unix ms, now and times relative to it), each with the span of time
+ * it names. Proleptic Gregorian
  * calendar arithmetic (days counted in 400-year eras), without libc's time
  * functions or the locale. */
 #include "format.h"
+
+#include <string.h>
 
 #define MS_PER_DAY INT64_C(86400000)
 /* 999999-12-31T23:59:59.999Z: the largest time we write (6-digit years). */
@@ -281,13 +284,76 @@ static int parse_calendar(const char *s, size_t len, int64_t *first, int64_t *la
     return 0;
 }
 
+/* A time relative to the clock (toid_clock_now, so that toid_set_clock
+ * moves it too): "now", or "now" or nothing followed by a sign and one or
+ * more NUNIT terms ("now-1h", "-15m", "+2d", "now-1h30m"); units ms, s, m,
+ * h, d, w. An instant: first == last. 1 if text is not of this kind (a
+ * bare "-15" is unix ms, for the number forms), TOID_EINVAL if it is but
+ * malformed. */
+static int parse_relative(const char *s, size_t len, int64_t *at) {
+    size_t i = 0;
+    bool now = len >= 3 && memcmp(s, "now", 3) == 0;
+    if (now) {
+        i = 3;
+    } else {
+        /* a sign, digits, then a unit letter: else another form's */
+        size_t k = 1;
+        if (len < 3 || (s[0] != '+' && s[0] != '-') || !is_digit(s[1]))
+            return 1;
+        while (k < len && is_digit(s[k]))
+            k++;
+        if (k == len)
+            return 1;
+    }
+    int64_t t = toid_clock_now(NULL);
+    if (i == len) {
+        *at = t;
+        return 0;
+    }
+    if (s[i] != '+' && s[i] != '-')
+        return TOID_EINVAL;
+    int64_t sign = s[i] == '-' ? -1 : 1, total = 0;
+    i++;
+    do {
+        uint64_t v;
+        int64_t unit;
+        if (number(s, len, &i, &v) < 0 || v > (UINT64_C(1) << 40))
+            return TOID_EINVAL;
+        if (i + 1 < len && s[i] == 'm' && s[i + 1] == 's') {
+            unit = 1;
+            i += 2;
+        } else if (i < len) {
+            switch (s[i++]) {
+            case 's': unit = 1000; break;
+            case 'm': unit = 60000; break;
+            case 'h': unit = 3600000; break;
+            case 'd': unit = 86400000; break;
+            case 'w': unit = 604800000; break;
+            default: return TOID_EINVAL;
+            }
+        } else {
+            return TOID_EINVAL;   /* a number without its unit */
+        }
+        /* each term below 2^40 * 2^30, and few fit in 64 bytes: no overflow */
+        total += (int64_t)v * unit;
+        if (total > (INT64_C(1) << 62))
+            return TOID_EINVAL;
+    } while (i < len);
+    *at = t + sign * total;
+    return 0;
+}
+
 int toid_parse_time_span(const char *s, size_t len, int64_t *first_ms, int64_t *last_ms,
                          unsigned *notes) {
     int64_t lo, hi;
     unsigned n = 0;
     if (!s || len == 0 || len > 64)
         return TOID_EINVAL;
-    int rc = parse_number_forms(s, len, &lo, &hi, &n);
+    int rc = parse_relative(s, len, &lo);
+    if (rc == 0)
+        hi = lo;
+    if (rc == 1)
+        rc = parse_number_forms(s, len, &lo, &hi, &n);
     if (rc == 1)
         rc = parse_calendar(s, len, &lo, &hi);
     if (rc < 0)

@@ -162,9 +162,40 @@ TEST_CASE(time_text) {
     CHECK_EQ_INT(toid_parse_time(S("2024-01-01T24:00:00Z"), &ms), TOID_EINVAL);
     CHECK(toid_parse_time(S("2024-01-01T00:00:00"), &ms) == 0 && ms == 1704067200000);   /* no zone: UTC */
     CHECK_EQ_INT(toid_parse_time(S("2024-01-01T00:00:00Z "), &ms), TOID_EINVAL);
-    CHECK_EQ_INT(toid_parse_time(S("now"), &ms), TOID_EINVAL);
+    CHECK_EQ_INT(toid_parse_time(S("now "), &ms), TOID_EINVAL);
+    CHECK_EQ_INT(toid_parse_time(S("nowx"), &ms), TOID_EINVAL);
     CHECK_EQ_INT(toid_parse_time(S(""), &ms), TOID_EINVAL);
     CHECK_EQ_INT(toid_parse_time(S("99999999999999999999"), &ms), TOID_EINVAL);
+}
+
+/* A clock the test sets: 2024-01-01T12:00:00.000Z, in microseconds. */
+static int64_t fixed_clock(void *ctx) {
+    (void)ctx;
+    return INT64_C(1704110400000) * 1000 + 250;
+}
+
+TEST_CASE(relative_times) {
+    int64_t lo, hi, t = 1704110400000;
+    toid_set_clock(fixed_clock, NULL);
+    CHECK(toid_parse_time_span(S("now"), &lo, &hi, NULL) == 0 && lo == t && hi == t);
+    CHECK(toid_parse_time_span(S("now-1h"), &lo, &hi, NULL) == 0 && lo == t - 3600000 && hi == lo);
+    CHECK(toid_parse_time_span(S("-15m"), &lo, &hi, NULL) == 0 && lo == t - 900000);
+    CHECK(toid_parse_time_span(S("+2d"), &lo, &hi, NULL) == 0 && lo == t + 2 * 86400000);
+    CHECK(toid_parse_time_span(S("now-1h30m"), &lo, &hi, NULL) == 0 && lo == t - 5400000);
+    CHECK(toid_parse_time_span(S("now+90s"), &lo, &hi, NULL) == 0 && lo == t + 90000);
+    CHECK(toid_parse_time_span(S("-250ms"), &lo, &hi, NULL) == 0 && lo == t - 250);
+    CHECK(toid_parse_time_span(S("-1w"), &lo, &hi, NULL) == 0 && lo == t - 604800000);
+    CHECK(toid_parse_time_span(S("-15s"), &lo, &hi, NULL) == 0 && lo == t - 15000);  /* not unix -15 s */
+    CHECK(toid_parse_time_span(S("-15"), &lo, &hi, NULL) == 0 && lo == -15);          /* unix ms */
+    CHECK(toid_parse_time_span(S("15s"), &lo, &hi, NULL) == 0 && lo == 15000 && hi == 15999);
+    static const char *const bad[] = {"now-", "now-1", "now1h", "now-1x", "-1hx", "+1", "now--1h",
+                                      "now-1h-", "-1h 2m", "now-99999999999999h", "Now"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK_EQ_INT(toid_parse_time_span(bad[i], strlen(bad[i]), &lo, &hi, NULL), TOID_EINVAL);
+    toid_set_clock(NULL, NULL);
+    int64_t before = toid_clock_now(NULL);
+    CHECK(toid_parse_time_span(S("now"), &lo, &hi, NULL) == 0 && lo >= before &&
+          lo <= toid_clock_now(NULL));
 }
 
 static void hexof(const uint8_t *b, size_t n, char *out) {

@@ -255,7 +255,9 @@ int cli_next(cli_parser *p, const cli_option *opts, const char **value) {
     if (p->i >= p->argc)
         return CLI_END;
     const char *a = p->argv[p->i++];
-    if (p->only_args || a[0] != '-' || a[1] == '\0') {  /* "-" is an argument */
+    /* "-" is an argument, and so is a negative number or a relative time
+     * ("-5", "-15m": no option is a digit) */
+    if (p->only_args || a[0] != '-' || a[1] == '\0' || (a[1] >= '0' && a[1] <= '9')) {
         *value = a;
         return CLI_ARG;
     }
@@ -302,10 +304,6 @@ toid_format cli_format(const char *name) {
 }
 
 int cli_parse_time_span(const char *s, int64_t *first, int64_t *last) {
-    if (strcmp(s, "now") == 0) {
-        *first = *last = toid_clock_now(NULL);
-        return 0;
-    }
     unsigned notes = 0;
     if (toid_parse_time_span(s, strlen(s), first, last, &notes) < 0)
         return TOID_EINVAL;

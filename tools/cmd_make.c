@@ -28,7 +28,8 @@ static const char help_text[] =
     "TIME is ISO 8601 from the year down to the ms (2024-01-01T10:30Z,\n"
     "2024-01-01T10:30:00.250+01:00; no zone means UTC; a coarser time is its\n"
     "start), @SECONDS, a number with ms, s or us, a bare integer of unix ms (a\n"
-    "10-digit one gets a warning: it looks like seconds), or 'now'.\n";
+    "10-digit one gets a warning: it looks like seconds), now, or a time\n"
+    "relative to now (now-1h, -15m, +2d, now-1h30m; units ms s m h d w).\n";
 
 
 static const cli_option options[] = {

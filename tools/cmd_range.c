@@ -25,7 +25,8 @@ static const char help_text[] =
     "\n"
     "TIME is ISO 8601 from the year down to the ms (2024, 2024-01-01T10:30Z,\n"
     "2024-01-01T10:30:00.250+01:00; no zone means UTC), @SECONDS, a number with\n"
-    "ms, s or us, a bare integer of unix ms, or 'now'.\n";
+    "ms, s or us, a bare integer of unix ms, now, or a time relative to now\n"
+    "(now-1h, -15m, +2d, now-1h30m; units ms s m h d w), an instant.\n";
 
 enum { OPT_PREFIX = 1 };
 
@@ -39,7 +40,7 @@ static int operand_time(const char *s, int64_t *first, int64_t *last) {
         return 0;
     out_flush();
     cli_fail("'%s': invalid argument, expected ISO 8601 (2024, 2024-01-01T10:30Z), "
-             "@SECONDS, Nms/Ns/Nus, unix ms or 'now' (%s)",
+             "@SECONDS, Nms/Ns/Nus, unix ms, now or now-1h/-15m/+2d (%s)",
              cli_show(s), toid_err_name(TOID_EINVAL));
     return -1;
 }

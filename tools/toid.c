@@ -30,7 +30,8 @@ static const char usage_head[] =
     "Formats:";
 static const char usage_tail[] =
     " (any case; aliases uuid7, xid). TIME is ISO 8601 (2024,\n"
-    "2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer unix ms, or 'now'.\n"
+    "2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer unix ms, now, or\n"
+    "relative to now (now-1h, -15m, +2d).\n"
     "Exit status: 0 success, 1 an invalid input or a failure, 2 a usage error.\n"
     "See toid(1) for the details.\n";
 

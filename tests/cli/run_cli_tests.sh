@@ -304,6 +304,18 @@ g range-missing-format range
 g range-too-many range ulid 0 1 2
 g range-epoch-fixed range ulid 0 --epoch 0
 g range-as-int-128 range ulid 0 --as int
+# times relative to now, with the clock stopped at 2024-01-01T12:00:00Z
+# (libfaketime): the operands need no "--"
+faketime_lib=$(ls /usr/lib/*/faketime/libfaketime.so.1 2>/dev/null | head -1)
+if [ -n "$faketime_lib" ]; then
+    rel=$(LD_PRELOAD=$faketime_lib FAKETIME="2024-01-01 12:00:00" TZ=UTC "$TOID" range ulid now-1h30m -15m --json)
+    check "range ulid now-1h30m -15m: from 10:30:00.000 to 11:45:00.000" \
+        bash -c 'grep -q "\"lo\":{[^}]*\"time\":\"2024-01-01T10:30:00.000Z\"" <<<"$0" && grep -q "\"hi\":{[^}]*\"time\":\"2024-01-01T11:45:00.000Z\"" <<<"$0"' "$rel"
+    rel=$(LD_PRELOAD=$faketime_lib FAKETIME="2024-01-01 12:00:00" TZ=UTC "$TOID" new ulid --at +2d --json)
+    check "new ulid --at +2d: 2024-01-03T12:00:00.000Z" grep -q '"time":"2024-01-03T12:00:00.000Z"' <<<"$rel"
+else
+    fail "libfaketime is not installed (faketime; see the README's install command)"
+fi
 
 # formats
 g formats formats
