@@ -187,6 +187,30 @@ void cli_fail(const char *fmt, ...) {
     cli_status = CLI_EXIT_FAIL;
 }
 
+static size_t blank_lines;
+
+int cli_line_trim(const char **s, size_t *len) {
+    const char *p = *s, *e = *s + *len;
+    while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\v' || *p == '\f'))
+        p++;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\v' || e[-1] == '\f'))
+        e--;
+    *s = p;
+    *len = (size_t)(e - p);
+    if (*len == 0) {
+        blank_lines++;
+        return 0;
+    }
+    return 1;
+}
+
+void cli_blank_summary(void) {
+    if (!blank_lines)
+        return;
+    out_flush();
+    fprintf(stderr, "toid: note: %zu blank line%s skipped\n", blank_lines, blank_lines == 1 ? "" : "s");
+}
+
 void cli_usage(const char *fmt, ...) {
     va_list ap;
     out_flush();

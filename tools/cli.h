@@ -56,6 +56,14 @@ void cli_input_error(const char *input, size_t len, int err, size_t pos);
 void cli_reject(int f, const char *input, size_t len, int err, size_t pos);
 /* "toid: MESSAGE" on stderr, cli_status = 1 (a failure that is not an input). */
 void cli_fail(const char *fmt, ...) CLI_PRINTF(1, 2);
+/* A line of standard input as people paste it (psql pads with spaces, CRLF
+ * files end in CR): *s and *len narrowed past surrounding spaces, tabs, CR,
+ * VT and FF. Returns 0 for a line that is then empty (counted for
+ * cli_blank_summary), else 1. */
+int cli_line_trim(const char **s, size_t *len);
+/* After the input: "toid: note: N blank lines skipped" on stderr, if any
+ * (the exit status is not changed). */
+void cli_blank_summary(void);
 /* "toid: MESSAGE (see 'toid CMD --help')" on stderr; exits 2. */
 CLI_NORETURN void cli_usage(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* Escapes len bytes for an error message: printable ASCII as is, backslash

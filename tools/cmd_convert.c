@@ -28,8 +28,10 @@ static const char help_text[] =
     "  -h, --help           show this help\n"
     "\n"
     "ULID and UUID share their 16 bytes: --to uuid of a ULID keeps them as they\n"
-    "are (no version is set), --to ulid of a UUID likewise. An invalid ID is\n"
-    "reported on stderr and the rest go on; the exit status is then 1.\n";
+    "are (no version is set), --to ulid of a UUID likewise. Lines of stdin are\n"
+    "read as pasted: surrounding spaces, tabs and CR are ignored and blank lines\n"
+    "skipped (counted on stderr at the end). An invalid ID is reported on stderr\n"
+    "and the rest go on; the exit status is then 1.\n";
 
 enum { OPT_TO = 1, OPT_FROM, OPT_FORMAT };
 
@@ -194,9 +196,12 @@ static void convert_lines(void) {
         size_t len = (size_t)n;
         if (len && line[len - 1] == '\n')
             len--;
-        convert_one(line, len);
+        const char *s = line;
+        if (cli_line_trim(&s, &len))
+            convert_one(s, len);
     }
     free(line);
+    cli_blank_summary();
 }
 
 int cmd_convert(int argc, char **argv) {

@@ -43,7 +43,9 @@ static const char help_text[] =
     "the ID too, a 'note:' line (--json: \"also\") names it. uuidv7 also reads\n"
     "32 hex digits, {...} and urn:uuid:... forms. uid11-seq and\n"
     "ulid-flake-scalable need -f (or --all).\n"
-    "Only the line feed ends a line: nothing else is trimmed. An invalid ID is\n"
+    "Lines of stdin are read as pasted: surrounding spaces, tabs and CR are\n"
+    "ignored (psql's padding, CRLF files) and blank lines skipped (counted on\n"
+    "stderr at the end); an argument is taken as given. An invalid ID is\n"
     "reported on stderr and the rest go on; the exit status is then 1.\n";
 
 enum { OPT_FORMAT = 1, OPT_LENIENT, OPT_INT, OPT_ALL, OPT_LAYOUT, OPT_COLOR,
@@ -172,6 +174,12 @@ static void inspect_one(const char *s, size_t len) {
 
 /* ---- stdin ------------------------------------------------------------------------ */
 
+/* A line of stdin: trimmed, and skipped when blank (cli_line_trim). */
+static void inspect_line(const char *s, size_t len) {
+    if (cli_line_trim(&s, &len))
+        inspect_one(s, len);
+}
+
 #define READ_BLOCK (1u << 20)
 
 static void inspect_stdin(void) {
@@ -206,7 +214,7 @@ static void inspect_stdin(void) {
         size_t scan = len;
         while (scan < end && (nl = memchr(buf + scan, '\n', end - scan)) != NULL) {
             size_t at = (size_t)(nl - buf);
-            inspect_one(buf + start, at - start);
+            inspect_line(buf + start, at - start);
             start = scan = at + 1;
         }
         len = end - start;
@@ -216,8 +224,9 @@ static void inspect_stdin(void) {
             out_flush();
     }
     if (len)                       /* the last line had no line feed */
-        inspect_one(buf, len);
+        inspect_line(buf, len);
     free(buf);
+    cli_blank_summary();
 }
 
 /* ---- the command -------------------------------------------------------------------- */

@@ -231,6 +231,10 @@ IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n\nxyz\n 0esbdsx95goy0\n0esbdsx95goy0\n' g inspe
 IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n\n01ARZ3NDEKTSV4RRFFQ69G5FAV\n' g inspect-stdin-errors-json inspect -f ulid --json
 IN='' g inspect-stdin-empty inspect
 IN=$'\n' g inspect-stdin-one-empty-line inspect
+# as psql prints a column (a space before each value), with CRLF and blank lines
+IN=$' 01ARZ3NDEKTSV4RRFFQ69G5FAV\r\n\n\t0esbdsx95goy0  \r\n \r\n' g inspect-stdin-pasted inspect --json
+IN=$'  id\n----------------------------\n 01ARZ3NDEKTSV4RRFFQ69G5FAV\n\n' g inspect-stdin-psql inspect -f ulid
+IN=$' 01ARZ3NDEKTSV4RRFFQ69G5FAV \r\n\n' g convert-stdin-pasted convert --to uuid
 IN=$'01ARZ3NDEKTSV4RRFFQ69G5FAV\n' g inspect-args-win-over-stdin inspect 0esbdsx95goy0
 IN=$'4096\n18446744073709551615\n' g inspect-stdin-int inspect -f uid11 --int --json
 
