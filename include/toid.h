@@ -222,6 +222,58 @@ TOID_API int toid_decode_flags(toid_format f, const char *text, size_t len, unsi
 TOID_API int toid_uuid_canonical(const char *text, size_t len, char *out, size_t out_size,
                                  size_t *err_pos);
 
+/* A UUID's variant (RFC 9562 §4.1), and the two special values (§5.9, §5.10). */
+enum {
+    TOID_UUID_RFC9562 = 0,    /* 10xx: versions 1..8 are the RFC's */
+    TOID_UUID_NCS = 1,        /* 0xxx: Apollo NCS, reserved */
+    TOID_UUID_MICROSOFT = 2,  /* 110x: reserved, Microsoft's GUIDs of old */
+    TOID_UUID_FUTURE = 3,     /* 111x: reserved */
+    TOID_UUID_NIL = 4,        /* all 128 bits 0 */
+    TOID_UUID_MAX = 5         /* all 128 bits 1 */
+};
+
+/* What any UUID holds, whatever its version (toid_uuid_read). */
+typedef struct toid_uuid_info {
+    uint8_t bytes[16];
+    unsigned version;      /* the version field, bits 48..51 (meaningful for the RFC variant) */
+    int variant;           /* TOID_UUID_* */
+    int has_time;          /* RFC variant, versions 1, 6 and 7 */
+    int64_t unix_ms;       /* their time in unix ms (floor; versions 1 and 6 may be before 1970) */
+    int has_clock_seq;     /* versions 1 and 6: clock_seq and node in bytes 8..15 */
+} toid_uuid_info;
+
+/*
+ * Reads a UUID of any version in any form toid_uuid_canonical takes (36
+ * characters, 32 hex digits, {...}, urn:uuid:...): its bytes, version,
+ * variant and, for versions 1, 6 and 7, its time (versions 1 and 6 count
+ * 100-ns intervals from 1582-10-15, version 7 unix ms). Only reads: toid
+ * generates version 7 alone (the uuidv7 format). Returns 0, or
+ * toid_uuid_canonical's errors.
+ */
+TOID_API int toid_uuid_read(const char *text, size_t len, toid_uuid_info *info, size_t *err_pos);
+/*
+ * Whether detection reads text as a UUID of its own ("format":"uuid")
+ * rather than as a format: a UUID of another version than 7, or of another
+ * variant, or the nil or max UUID, in any UUID form; in the 32-hex form,
+ * which scru160 also reads, only when its bits spell a version 1..8 of
+ * RFC 9562's variant (or nil, max), as Python's uuid.uuid4().hex prints.
+ * 1 (with *info filled), or 0. The CLI's inspect and toidd's /v1/inspect
+ * and ID.INSPECT use it, before toid_detect_also (whose readings, if any,
+ * are then "also").
+ */
+TOID_API int toid_uuid_detect(const char *text, size_t len, toid_uuid_info *info);
+/* "rfc9562", "ncs", "microsoft", "future", "nil" or "max". */
+TOID_API const char *toid_uuid_variant_name(int variant);
+/*
+ * u as one JSON object, as toid_inspect_json writes a format's:
+ * {"format":"uuid","text","version","variant"[,"unix_ms"[,"time"]],"hex"
+ * [,"clock_seq","node"]} ("time" when unix_ms >= 0) and a NUL. Returns the
+ * length, or TOID_EBUFFER (256 bytes are enough).
+ */
+TOID_API int toid_uuid_json(const toid_uuid_info *u, char *out, size_t out_size);
+/* The same fields as "name: value" lines, aligned as toid_inspect_text's. */
+TOID_API int toid_uuid_text(const toid_uuid_info *u, char *out, size_t out_size);
+
 /*
  * toid_decode, and for uuidv7 also the other UUID forms of
  * toid_uuid_canonical (32 hex digits, {...}, urn:uuid:...). Errors as

@@ -159,30 +159,10 @@ const char *ids_err_name(int err) {
     return claims_err_name(err) ? claims_err_name(err) : toid_err_name(err);
 }
 
-int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos,
-                char *why, size_t why_cap) {
-    uint8_t bin[TOID_BIN_MAX];
-    uint32_t also = 0;
-    int rc;
-    *pos = 0;
-    if (f >= TOID_FORMAT_COUNT)
-        return IDS_EUNKNOWN;
-    if (f < 0)              /* the library's detection, as the CLI's */
-        rc = toid_detect_also(text, len, bin, &also, pos);
-    else
-        rc = toid_decode_forms((toid_format)f, text, len, bin, pos);
-    if (rc < 0) {
-        if (toid_explain(f, text, len, rc, *pos, why, why_cap) < 0)
-            snprintf(why, why_cap, "%s", toid_strerror(rc));
-        return f < 0 ? IDS_ENOTDETECTED : rc;
-    }
-    if (f < 0)
-        f = rc;
-    int n = toid_inspect_json((toid_format)f, bin, epochs[f], json, cap);
-    if (n < 0 || !also)
-        return n;
-    /* the other formats that read the text, before the closing brace */
-    size_t used = (size_t)n - 1;
+/* ,"also":[...] before the closing brace of the n bytes of JSON in json:
+ * the formats of the bits of also. The new length, or TOID_EBUFFER. */
+static int add_also(char *json, size_t cap, size_t n, uint32_t also) {
+    size_t used = n - 1;
     int k = snprintf(json + used, cap - used, ",\"also\":[");
     for (int g = 0, first = 1; k > 0 && g < TOID_FORMAT_COUNT; g++)
         if (also >> g & 1u) {
@@ -199,6 +179,43 @@ int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, siz
         return TOID_EBUFFER;
     return (int)(used + (size_t)k);
 }
+
+int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, size_t *pos,
+                char *why, size_t why_cap) {
+    uint8_t bin[TOID_BIN_MAX];
+    uint32_t also = 0;
+    int rc;
+    *pos = 0;
+    if (f >= TOID_FORMAT_COUNT)
+        return IDS_EUNKNOWN;
+    toid_uuid_info u;
+    if (f < 0 && toid_uuid_detect(text, len, &u)) {
+        /* a UUID of another version (any variant, nil, max): read as such,
+         * the formats that also read the text named, as the CLI does */
+        rc = toid_detect_also(text, len, bin, &also, pos);
+        also = rc >= 0 ? also | 1u << rc : 0;
+        int n = toid_uuid_json(&u, json, cap);
+        if (n < 0 || !also)
+            return n;
+        return add_also(json, cap, (size_t)n, also);
+    }
+    if (f < 0)              /* the library's detection, as the CLI's */
+        rc = toid_detect_also(text, len, bin, &also, pos);
+    else
+        rc = toid_decode_forms((toid_format)f, text, len, bin, pos);
+    if (rc < 0) {
+        if (toid_explain(f, text, len, rc, *pos, why, why_cap) < 0)
+            snprintf(why, why_cap, "%s", toid_strerror(rc));
+        return f < 0 ? IDS_ENOTDETECTED : rc;
+    }
+    if (f < 0)
+        f = rc;
+    int n = toid_inspect_json((toid_format)f, bin, epochs[f], json, cap);
+    if (n < 0 || !also)
+        return n;
+    return add_also(json, cap, (size_t)n, also);
+}
+
 
 int ids_formats_json(sbuf *o) {
     int rc = sbuf_str(o, "[");

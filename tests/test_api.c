@@ -198,6 +198,62 @@ TEST_CASE(relative_times) {
           lo <= toid_clock_now(NULL));
 }
 
+TEST_CASE(any_uuid) {
+    toid_uuid_info u;
+    char buf[300];
+    /* RFC 9562 Appendix A: versions 1, 6 and 7 of 2022-02-22T19:22:22Z */
+    CHECK_EQ_INT(toid_uuid_read(S("C232AB00-9414-11EC-B3C8-9F6BDECED846"), &u, NULL), 0);
+    CHECK(u.version == 1 && u.variant == TOID_UUID_RFC9562 && u.has_time && u.unix_ms == 1645557742000);
+    CHECK_EQ_INT(toid_uuid_json(&u, buf, sizeof buf), (int)strlen(buf));
+    CHECK_EQ_STR(buf, "{\"format\":\"uuid\",\"text\":\"c232ab00-9414-11ec-b3c8-9f6bdeced846\","
+                      "\"version\":1,\"variant\":\"rfc9562\",\"unix_ms\":1645557742000,"
+                      "\"time\":\"2022-02-22T19:22:22.000Z\",\"hex\":\"c232ab00941411ecb3c89f6bdeced846\","
+                      "\"clock_seq\":13256,\"node\":\"9f6bdeced846\"}");
+    CHECK(toid_uuid_text(&u, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "format:    uuid\ntext:      c232ab00-9414-11ec-b3c8-9f6bdeced846\nversion:   1\n") == buf);
+    CHECK(strstr(buf, "clock_seq: 13256\nnode:      9f6bdeced846\n") != NULL);
+    CHECK_EQ_INT(toid_uuid_read(S("1EC9414C-232A-6B00-B3C8-9F6BDECED846"), &u, NULL), 0);
+    CHECK(u.version == 6 && u.has_time && u.unix_ms == 1645557742000 && u.has_clock_seq);
+    CHECK_EQ_INT(toid_uuid_read(S("017F22E2-79B0-7CC3-98C4-DC0C0C07398F"), &u, NULL), 0);
+    CHECK(u.version == 7 && u.has_time && u.unix_ms == 1645557742000 && !u.has_clock_seq);
+    /* no time: versions 3, 4, 5, 8; what Python's uuid4().hex prints */
+    CHECK_EQ_INT(toid_uuid_read(S("2e7ba44190db4ba793e6eabc19b33fb6"), &u, NULL), 0);
+    CHECK(u.version == 4 && u.variant == TOID_UUID_RFC9562 && !u.has_time);
+    CHECK_EQ_INT(toid_uuid_json(&u, buf, sizeof buf), (int)strlen(buf));
+    CHECK_EQ_STR(buf, "{\"format\":\"uuid\",\"text\":\"2e7ba441-90db-4ba7-93e6-eabc19b33fb6\","
+                      "\"version\":4,\"variant\":\"rfc9562\",\"hex\":\"2e7ba44190db4ba793e6eabc19b33fb6\"}");
+    CHECK_EQ_INT(toid_uuid_read(S("{5df41881-3aed-3515-88a7-2f4a814cf09e}"), &u, NULL), 0);
+    CHECK(u.version == 3 && !u.has_time);
+    CHECK_EQ_INT(toid_uuid_read(S("urn:uuid:2ed6657d-e927-568b-95e1-2665a8aea6a2"), &u, NULL), 0);
+    CHECK(u.version == 5);
+    /* a version 1 time before 1970: unix_ms below 0, no "time" */
+    CHECK_EQ_INT(toid_uuid_read(S("00000000-0000-1000-8000-000000000000"), &u, NULL), 0);
+    CHECK(u.has_time && u.unix_ms == -12219292800000);
+    CHECK(toid_uuid_json(&u, buf, sizeof buf) > 0 && strstr(buf, "\"time\"") == NULL);
+    /* the special values and the other variants */
+    CHECK_EQ_INT(toid_uuid_read(S("00000000-0000-0000-0000-000000000000"), &u, NULL), 0);
+    CHECK(u.variant == TOID_UUID_NIL && !u.has_time);
+    CHECK_EQ_STR(toid_uuid_variant_name(u.variant), "nil");
+    CHECK_EQ_INT(toid_uuid_read(S("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"), &u, NULL), 0);
+    CHECK(u.variant == TOID_UUID_MAX && !u.has_time);
+    CHECK_EQ_INT(toid_uuid_read(S("00000000-0000-1000-0000-000000000001"), &u, NULL), 0);
+    CHECK(u.variant == TOID_UUID_NCS && !u.has_time);
+    CHECK_EQ_INT(toid_uuid_read(S("00000000-0000-1000-c000-000000000001"), &u, NULL), 0);
+    CHECK(u.variant == TOID_UUID_MICROSOFT);
+    CHECK_EQ_INT(toid_uuid_read(S("00000000-0000-1000-e000-000000000001"), &u, NULL), 0);
+    CHECK(u.variant == TOID_UUID_FUTURE);
+    CHECK_EQ_STR(toid_uuid_variant_name(99), "?");
+    /* errors as toid_uuid_canonical's */
+    size_t pos = 0;
+    CHECK_EQ_INT(toid_uuid_read(S("2e7ba44190db4ba793e6eabc19b33fb"), &u, &pos), TOID_ELENGTH);
+    CHECK_EQ_INT(toid_uuid_read(S("2e7ba44190db4ba793e6eabc19b33fbg"), &u, &pos), TOID_ECHAR);
+    CHECK_EQ_INT(pos, 31);
+    CHECK_EQ_INT(toid_uuid_read(S("2e7ba44190db4ba793e6eabc19b33fb6"), NULL, NULL), TOID_EINVAL);
+    CHECK_EQ_INT(toid_uuid_read(S("C232AB00-9414-11EC-B3C8-9F6BDECED846"), &u, NULL), 0);
+    CHECK_EQ_INT(toid_uuid_json(&u, buf, 40), TOID_EBUFFER);
+    CHECK_EQ_INT(toid_uuid_text(&u, buf, 40), TOID_EBUFFER);
+}
+
 static void hexof(const uint8_t *b, size_t n, char *out) {
     for (size_t i = 0; i < n; i++)
         snprintf(out + 2 * i, 3, "%02x", b[i]);

@@ -42,7 +42,10 @@ static const char help_text[] =
     "upper-case letters is nanoflake before ulid-flake. When another format reads\n"
     "the ID too, a 'note:' line (--json: \"also\") names it. uuidv7 also reads\n"
     "32 hex digits, {...} and urn:uuid:... forms. uid11-seq and\n"
-    "ulid-flake-scalable need -f (or --all).\n"
+    "ulid-flake-scalable need -f (or --all). A UUID of another version (or\n"
+    "variant, or nil, max) is read as format uuid: version, variant, and the time\n"
+    "of versions 1 and 6; as 32 hex digits only when its bits spell an RFC 9562\n"
+    "version 1..8 (scru160 then noted).\n"
     "Lines of stdin are read as pasted: surrounding spaces, tabs and CR are\n"
     "ignored (psql's padding, CRLF files) and blank lines skipped (counted on\n"
     "stderr at the end); an argument is taken as given. An invalid ID is\n"
@@ -138,6 +141,45 @@ static void emit(toid_format f, const uint8_t *bin, uint32_t also) {
         layout_draw(f, bin, epoch, S.color);
 }
 
+/* The record of such a UUID: toid_uuid_json / toid_uuid_text, the local
+ * time (--local) and the formats that also read the text. */
+static void emit_uuid(const toid_uuid_info *u, uint32_t also) {
+    char local[48];
+    size_t nlocal = S.local && u->has_time && u->unix_ms >= 0 ? cli_local_time(u->unix_ms, local) : 0;
+    char *o = out_reserve(RENDER_MAX + 512), *o0 = o;
+    if (S.common.json) {
+        o += toid_uuid_json(u, o, 512);
+        o--;                                       /* the closing brace */
+        if (nlocal)
+            o += sprintf(o, ",\"local_time\":\"%s\"", local);
+        if (also) {
+            o += sprintf(o, ",\"also\":[");
+            for (int g = 0, n = 0; g < TOID_FORMAT_COUNT; g++)
+                if (also >> g & 1u)
+                    o += sprintf(o, "%s\"%s\"", n++ ? "," : "", toid_format_get((toid_format)g)->name);
+            *o++ = ']';
+        }
+        *o++ = '}';
+        *o++ = '\n';
+    } else {
+        if (records)
+            *o++ = '\n';
+        o += toid_uuid_text(u, o, 512);
+        if (nlocal)
+            o += sprintf(o, "local:     %s\n", local);
+        if (also) {
+            o += sprintf(o, "note:      also reads as");
+            for (int g = 0; g < TOID_FORMAT_COUNT; g++)
+                if (also >> g & 1u)
+                    o += sprintf(o, " %s", toid_format_get((toid_format)g)->name);
+            o += sprintf(o, " (-f picks one)\n");
+        }
+    }
+    (void)o0;
+    out_commit(o);
+    records++;
+}
+
 static void input_error(int fmt, const char *s, size_t len, int err, size_t pos) {
     cli_reject(fmt, s, len, err, pos);
 }
@@ -155,6 +197,14 @@ static void inspect_one(const char *s, size_t len) {
     }
     uint32_t also = 0;
     int rc = toid_detect_flags(s, len, S.detect, bin, &also, &pos);
+    toid_uuid_info u;
+    if (toid_uuid_detect(s, len, &u)) {
+        uint32_t others = rc >= 0 ? (also | 1u << rc) : 0;
+        emit_uuid(&u, S.all ? 0 : others);
+        if (!S.all || rc < 0)
+            return;
+        also = others & ~(1u << rc);            /* --all: the formats' readings too, below */
+    }
     if (rc < 0) {
         input_error(-1, s, len, rc, pos);
         return;

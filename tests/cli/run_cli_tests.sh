@@ -216,6 +216,13 @@ g inspect-bad-length inspect 01ARZ3NDEKTSV4RRFFQ69G5FA
 g inspect-bad-length-f inspect -f uuidv7 0000
 g inspect-empty-arg inspect ''
 g inspect-uuid-v4 inspect 9b3f5a4e-2f1c-4d2a-9c1e-8b7a6d5c4e3f
+# any UUID: read as such, with its version, variant and (1, 6, 7) time
+g inspect-uuid-v1 inspect C232AB00-9414-11EC-B3C8-9F6BDECED846
+g inspect-uuid-v6-json inspect --json 1EC9414C-232A-6B00-B3C8-9F6BDECED846
+g inspect-uuid-hex-v4 inspect 2e7ba44190db4ba793e6eabc19b33fb6
+g inspect-uuid-hex-v4-json-all inspect --json --all 2e7ba44190db4ba793e6eabc19b33fb6
+g inspect-uuid-max inspect '{FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF}'
+g inspect-uuid-v4-as-uuidv7 inspect -f uuidv7 550e8400-e29b-41d4-a716-446655440000
 g inspect-escape inspect $'01ARZ3NDEKTSV4RRFFQ69G5FA\t' $'a\\b' $'\x01\xff\xd0\x90' "it's"
 g inspect-long-input inspect "$(printf 'x%.0s' {1..150})"
 g inspect-errors-continue inspect 01ARZ3NDEKTSV4RRFFQ69G5FAV bad 0esbdsx95goy0

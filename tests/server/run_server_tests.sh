@@ -233,6 +233,16 @@ check "inspect: 32-hex UUIDv7 is uuidv7, scru160 in also" \
     grep -q '"format":"uuidv7",.*,"also":\["scru160"\]}$' <<<"$(H "127.0.0.1:$HP/v1/inspect/01a2078766da75a39228ec6ccd8b88fb")"
 check "inspect: a UUIDv4 names its version" grep -q '"message":"UUID version 4, toid reads version 7"' \
     <<<"$(H "127.0.0.1:$HP/v1/inspect/uuidv7/550e8400-e29b-41d4-a716-446655440000")"
+# any UUID: its version, variant and (versions 1, 6, 7) time, as toid inspect
+check "inspect: a UUIDv1 (RFC 9562's example) is a uuid with its time" \
+    grep -q '^{"format":"uuid","text":"c232ab00-9414-11ec-b3c8-9f6bdeced846","version":1,"variant":"rfc9562","unix_ms":1645557742000,"time":"2022-02-22T19:22:22.000Z",.*"node":"9f6bdeced846"}$' \
+    <<<"$(H "127.0.0.1:$HP/v1/inspect/C232AB00-9414-11EC-B3C8-9F6BDECED846")"
+check "inspect: uuid4().hex is a uuid of version 4, scru160 in also (not a scru160 of 2651)" \
+    grep -q '^{"format":"uuid",.*"version":4,"variant":"rfc9562",.*"also":\["scru160"\]}$' \
+    <<<"$(H "127.0.0.1:$HP/v1/inspect/2e7ba44190db4ba793e6eabc19b33fb6")"
+check "ID.INSPECT: a UUIDv6 is a uuid with its time" \
+    grep -q '"format":"uuid",.*"version":6,.*"time":"2022-02-22T19:22:22.000Z"' \
+    <<<"$(timeout 10 redis-cli -p "$RP" ID.INSPECT 1EC9414C-232A-6B00-B3C8-9F6BDECED846)"
 check "inspect: format names in any case" grep -q '"format":"uuidv7"' \
     <<<"$(H "127.0.0.1:$HP/v1/inspect/UUIDv7/017f22e279b07cc398c4dc0c0c07398f")"
 check "inspect: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/inspect/nope/abc")" = 404 ]
