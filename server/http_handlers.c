@@ -1,5 +1,6 @@
 /* http_handlers.c — the HTTP API: /v1/new, /v1/inspect, /v1/range,
- * /v1/convert, /v1/formats, /healthz, /metrics; the page and /v1/layout come from page.c. */
+ * /v1/convert, /v1/formats, /healthz, /metrics; the page and /v1/layout
+ * come from page.c. */
 #define _GNU_SOURCE
 #include "handlers.h"
 
@@ -236,8 +237,8 @@ static int parse_range_query(const char *q, size_t n, char *from, long *fl, char
             return -1;
         }
         if (vl < 0) {
-            snprintf(msg, cap, "%s: a time of at most %d characters, percent-encoded",
-                     is_from ? "from" : "to", TIME_TEXT_MAX);
+            snprintf(msg, cap, "%s: not a time of at most %d characters, percent-encoded "
+                               "(too long, or a bad escape)", is_from ? "from" : "to", TIME_TEXT_MAX);
             return -1;
         }
         memcpy(is_from ? from : to, value, (size_t)vl);
