@@ -1,5 +1,6 @@
-/* http_handlers.c — the HTTP API: /v1/new, /v1/inspect, /v1/formats,
- * /healthz, /metrics; the page and /v1/layout come from page.c. */
+/* http_handlers.c — the HTTP API: /v1/new, /v1/inspect, /v1/range,
+ * /v1/convert, /v1/formats, /healthz, /metrics; the page and /v1/layout
+ * come from page.c. */
 #define _GNU_SOURCE
 #include "handlers.h"
 
@@ -144,6 +145,33 @@ static long pct_decode(const char *s, size_t n, char *dst, int no_slash) {
     return (long)j;
 }
 
+/* The next name=value pair of the query q[0..n) from *at (pairs split at
+ * '&', empty ones skipped): 1 with the name and the value percent-decoded
+ * into name (ncap bytes) and value (vcap), *nl and *vl their lengths (-1:
+ * no '=', longer than the buffer, or a bad escape), and the name as sent
+ * in *raw, *rawl; 0 at the end. '+' is itself (a space is %20). */
+static int query_next(const char *q, size_t n, size_t *at, char *name, size_t ncap, long *nl,
+                      char *value, size_t vcap, long *vl, const char **raw, size_t *rawl) {
+    size_t i = *at;
+    while (i < n && q[i] == '&')
+        i++;
+    if (i >= n)
+        return 0;
+    size_t s = i;
+    while (i < n && q[i] != '&')
+        i++;
+    *at = i;
+    const char *eq = memchr(q + s, '=', i - s);
+    *raw = q + s;
+    *rawl = eq ? (size_t)(eq - (q + s)) : i - s;
+    *nl = *vl = -1;
+    if (eq && *rawl <= ncap && (size_t)(q + i - eq - 1) <= vcap) {
+        *nl = pct_decode(q + s, *rawl, name, 0);
+        *vl = pct_decode(eq + 1, (size_t)(q + i - eq - 1), value, 0);
+    }
+    return 1;
+}
+
 /* count=N from the query (names and values percent-decoded); the only
  * parameter there is, given at most once. N may be 0 (no IDs), as the CLI's
  * --count 0. 0, or -1 with the error message in msg. */
@@ -151,21 +179,11 @@ static int parse_query(const char *q, size_t n, unsigned max, unsigned long *cou
                        size_t cap) {
     *count = 1;
     int seen = 0;
-    size_t i = 0;
-    while (i < n) {
-        size_t s = i;
-        while (i < n && q[i] != '&')
-            i++;
-        size_t e = i++;
-        if (e == s)
-            continue;
-        const char *eq = memchr(q + s, '=', e - s);
-        char name[16], value[16];
-        long nl = -1, vl = -1;
-        if (eq && (size_t)(eq - (q + s)) <= sizeof name && (size_t)(q + e - eq - 1) <= sizeof value) {
-            nl = pct_decode(q + s, (size_t)(eq - (q + s)), name, 0);
-            vl = pct_decode(eq + 1, (size_t)(q + e - eq - 1), value, 0);
-        }
+    size_t at = 0, rawl;
+    char name[16], value[16];
+    long nl, vl;
+    const char *raw;
+    while (query_next(q, n, &at, name, sizeof name, &nl, value, sizeof value, &vl, &raw, &rawl)) {
         int is_count = nl == 5 && memcmp(name, "count", 5) == 0;
         if (is_count && seen) {
             /* which of two counts was meant cannot be told: neither is taken */
@@ -187,6 +205,48 @@ static int parse_query(const char *q, size_t n, unsigned max, unsigned long *cou
             return -1;
         }
         *count = v;
+    }
+    return 0;
+}
+
+/* The longest time text /v1/range takes (percent-encoded: the decoded one
+ * is no longer). */
+#define TIME_TEXT_MAX 96
+
+/* from=TIME and to=TIME (optional) of /v1/range, each at most once, into
+ * from and to (TIME_TEXT_MAX bytes each; *tl -1 without to). 0, or -1 with
+ * the error message in msg. */
+static int parse_range_query(const char *q, size_t n, char *from, long *fl, char *to, long *tl,
+                             char *msg, size_t cap) {
+    size_t at = 0, rawl;
+    char name[8], value[TIME_TEXT_MAX];
+    long nl, vl;
+    const char *raw;
+    *fl = *tl = -1;
+    while (query_next(q, n, &at, name, sizeof name, &nl, value, sizeof value, &vl, &raw, &rawl)) {
+        int is_from = nl == 4 && memcmp(name, "from", 4) == 0;
+        int is_to = nl == 2 && memcmp(name, "to", 2) == 0;
+        if (!is_from && !is_to) {
+            snprintf(msg, cap, "the parameters are from=TIME and to=TIME (got '%.*s%s')",
+                     (int)(rawl < 32 ? rawl : 32), raw, rawl > 32 ? "..." : "");
+            return -1;
+        }
+        if (is_from ? *fl >= 0 : *tl >= 0) {
+            snprintf(msg, cap, "the parameter %s is given more than once: give it once",
+                     is_from ? "from" : "to");
+            return -1;
+        }
+        if (vl < 0) {
+            snprintf(msg, cap, "%s: not a time of at most %d characters, percent-encoded "
+                               "(too long, or a bad escape)", is_from ? "from" : "to", TIME_TEXT_MAX);
+            return -1;
+        }
+        memcpy(is_from ? from : to, value, (size_t)vl);
+        *(is_from ? fl : tl) = vl;
+    }
+    if (*fl < 0) {
+        snprintf(msg, cap, "from=TIME is required (2024-01-01, 2024-01-01T10:30Z, now, ...)");
+        return -1;
     }
     return 0;
 }
@@ -293,6 +353,50 @@ static int handle_inspect(sbuf *out, scratch *sc, reply r, const char *rest, siz
     return emit(out, &r, json, (size_t)len);
 }
 
+/* /v1/range/FORMAT?from=TIME[&to=TIME] (ids_range_json). */
+static int handle_range(sbuf *out, scratch *sc, reply r, const char *name, size_t nlen,
+                        const char *query, size_t qlen) {
+    toid_format f;
+    if (nlen == 0 || ids_lookup(name, nlen, &f) < 0) {
+        r.status = 404;
+        return error_reply(out, sc, r, 1, "not_found", "unknown format", -1);
+    }
+    char from[TIME_TEXT_MAX], to[TIME_TEXT_MAX], msg[200];
+    long fl, tl;
+    if (parse_range_query(query, qlen, from, &fl, to, &tl, msg, sizeof msg) < 0) {
+        r.status = 400;
+        return error_reply(out, sc, r, 1, "invalid", msg, -1);
+    }
+    sbuf_reset(&sc->body);
+    int rc = ids_range_json(f, from, (size_t)fl, tl >= 0 ? to : NULL, tl >= 0 ? (size_t)tl : 0,
+                            &sc->body, msg, sizeof msg);
+    if (rc == TOID_EBUFFER)
+        return -1;
+    if (rc < 0) {
+        r.status = 400;
+        return error_reply(out, sc, r, 1, toid_err_name(rc), msg, -1);
+    }
+    r.ctype = "application/json";
+    return emit(out, &r, sc->body.data, sc->body.len);
+}
+
+/* /v1/convert/ID: a ULID or a UUID as both (ids_convert_json). */
+static int handle_convert(sbuf *out, scratch *sc, reply r, const char *id, size_t n) {
+    char json[128], why[200];
+    size_t pos = 0;
+    int len = ids_convert_json(id, n, json, sizeof json - 1, &pos, why, sizeof why);
+    if (len == TOID_EBUFFER)
+        return -1;
+    if (len < 0) {
+        r.status = 400;
+        return error_reply(out, sc, r, 1, toid_err_name(len), why,
+                           len == TOID_ECHAR ? (long)pos : -1);
+    }
+    json[len++] = '\n';
+    r.ctype = "application/json";
+    return emit(out, &r, json, (size_t)len);
+}
+
 /* What a route's handler answers with. */
 typedef struct route_ctx {
     sbuf *out;
@@ -364,6 +468,14 @@ static int route_inspect(route_ctx *x, const char *rest, size_t rest_len) {
     return handle_inspect(x->out, x->sc, x->r, rest, rest_len);
 }
 
+static int route_range(route_ctx *x, const char *rest, size_t rest_len) {
+    return handle_range(x->out, x->sc, x->r, rest, rest_len, x->query, x->query_len);
+}
+
+static int route_convert(route_ctx *x, const char *rest, size_t rest_len) {
+    return handle_convert(x->out, x->sc, x->r, rest, rest_len);
+}
+
 enum {
     ROUTE_PREFIX = 1,       /* the path starts with the route's (else: equals it) */
     ROUTE_QUERY = 2         /* takes query parameters (elsewhere they are a 400) */
@@ -383,6 +495,8 @@ static const struct route {
     {"/v1/formats", 0, route_formats},
     {"/v1/new/", ROUTE_PREFIX | ROUTE_QUERY, route_new},
     {"/v1/inspect/", ROUTE_PREFIX, route_inspect},
+    {"/v1/range/", ROUTE_PREFIX | ROUTE_QUERY, route_range},
+    {"/v1/convert/", ROUTE_PREFIX, route_convert},
 };
 
 static const struct route *find_route(const char *path, size_t len) {

@@ -237,3 +237,118 @@ int ids_formats_json(sbuf *o) {
     rc |= sbuf_str(o, "]\n");
     return rc ? -1 : 0;
 }
+
+/* A time text as toid range reads one: "now" (this instant) or
+ * toid_parse_time_span's forms. */
+static int time_span(const char *s, size_t len, int64_t *first, int64_t *last, unsigned *notes) {
+    if (len == 3 && memcmp(s, "now", 3) == 0) {
+        *first = *last = toid_clock_now(NULL);
+        return 0;
+    }
+    return toid_parse_time_span(s, len, first, last, notes);
+}
+
+/* Shown in messages: at most 48 bytes of a time text (the JSON escapes the
+ * rest). */
+#define SHOW(s, n) (int)((n) < 48 ? (n) : 48), (s)
+
+/* why = "'TEXT' is outside the times FORMAT holds (MIN .. MAX)". */
+static void out_of_span(toid_format f, const char *s, size_t n, char *why, size_t cap) {
+    int64_t lo = 0, hi = 0;
+    char a[40] = "?", b[40] = "?";
+    if (toid_time_span(f, epochs[f], &lo, &hi) == 0) {
+        toid_format_time(lo, a, sizeof a);
+        toid_format_time(hi, b, sizeof b);
+    }
+    snprintf(why, cap, "'%.*s' is outside the times %s holds (%s .. %s)", SHOW(s, n),
+             toid_format_get(f)->name, a, b);
+}
+
+int ids_range_json(toid_format f, const char *from, size_t flen, const char *to, size_t tlen,
+                   sbuf *out, char *why, size_t why_cap) {
+    int64_t from_ms, from_last, to_first, to_ms;
+    unsigned notes = 0, tnotes = 0;
+    const char *bad = NULL;
+    size_t badlen = 0;
+    if (time_span(from, flen, &from_ms, &from_last, &notes) < 0)
+        bad = from, badlen = flen;
+    else if (to && time_span(to, tlen, &to_first, &to_ms, &tnotes) < 0)
+        bad = to, badlen = tlen;
+    if (bad) {
+        snprintf(why, why_cap, "'%.*s' is not a time: ISO 8601 (2024, 2024-01-01, "
+                 "2024-01-01T10:30Z, 2024-01-01T10:30:00.250+01:00), @SECONDS, Nms, Ns, Nus, "
+                 "unix ms or now", SHOW(bad, badlen));
+        return TOID_EINVAL;
+    }
+    if (!to)
+        to_ms = from_last, to = from, tlen = flen;
+    /* in toid range's order: FROM's bound, TO's, then their order */
+    uint8_t lo[TOID_BIN_MAX], hi[TOID_BIN_MAX];
+    int rc = toid_time_bounds(f, from_ms, epochs[f], lo, NULL);
+    if (rc < 0) {
+        if (rc == TOID_ERANGE)
+            out_of_span(f, from, flen, why, why_cap);
+        else
+            snprintf(why, why_cap, "%s", toid_strerror(rc));
+        return rc;
+    }
+    rc = toid_time_bounds(f, to_ms, epochs[f], NULL, hi);
+    if (rc < 0) {
+        if (rc == TOID_ERANGE)
+            out_of_span(f, to, tlen, why, why_cap);
+        else
+            snprintf(why, why_cap, "%s", toid_strerror(rc));
+        return rc;
+    }
+    if (from_ms > to_ms) {
+        snprintf(why, why_cap, "to ('%.*s') is before from ('%.*s')", SHOW(to, tlen),
+                 SHOW(from, flen));
+        return TOID_EINVAL;
+    }
+    char a[40], b[40], ltext[TOID_TEXT_MAX + 1], htext[TOID_TEXT_MAX + 1];
+    if (toid_format_time(from_ms, a, sizeof a) < 0 || toid_format_time(to_ms, b, sizeof b) < 0 ||
+        toid_encode(f, lo, ltext, sizeof ltext) < 0 || toid_encode(f, hi, htext, sizeof htext) < 0)
+        return TOID_EINVAL;   /* (not for a time in the format's span) */
+    int w = sbuf_printf(out, "{\"format\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"from_ms\":%" PRId64
+                             ",\"to_ms\":%" PRId64 ",\"lo\":\"%s\",\"hi\":\"%s\"",
+                        toid_format_get(f)->name, a, b, from_ms, to_ms, ltext, htext);
+    /* what toid range warns of on stderr: a bare 10-digit integer */
+    if ((notes | tnotes) & TOID_TIME_LOOKS_SECONDS)
+        w |= sbuf_str(out, ",\"note\":\"a bare integer is unix milliseconds; for seconds write "
+                           "@SECONDS or Ns\"");
+    w |= sbuf_str(out, "}\n");
+    return w ? TOID_EBUFFER : 0;
+}
+
+int ids_convert_json(const char *text, size_t len, char *json, size_t cap, size_t *pos,
+                     char *why, size_t why_cap) {
+    uint8_t bin[TOID_BIN_MAX];
+    char uuid[37], ulid[27];
+    *pos = 0;
+    int rc = toid_detect(text, len, bin, pos);
+    if (rc >= 0) {
+        /* the 128-bit formats: their 16 bytes as a UUID */
+        if (toid_bin_size((toid_format)rc) != 16) {
+            /* (32 hex digits of another version than 7 detect as scru160,
+             * as toid convert reads them: the hyphens tell a UUID) */
+            int hex_uuid = toid_uuid_canonical(text, len, uuid, sizeof uuid, NULL) == 36;
+            snprintf(why, why_cap, "a %s, not a ULID or a UUID (a 128-bit value)%s",
+                     toid_format_get((toid_format)rc)->name,
+                     hex_uuid ? "; a UUID of another version than 7 needs its hyphens" : "");
+            return TOID_EINVAL;
+        }
+        char hex[33];
+        toid_hex_encode(bin, 16, hex, sizeof hex);
+        snprintf(uuid, sizeof uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16,
+                 hex + 20);
+    } else if (toid_uuid_canonical(text, len, uuid, sizeof uuid, NULL) != 36) {
+        /* neither: the detection's reason, as toid convert gives it */
+        if (toid_explain(-1, text, len, rc, *pos, why, why_cap) < 0)
+            snprintf(why, why_cap, "%s", toid_strerror(rc));
+        return rc;
+    }   /* else a UUID of another version than 7: its bytes */
+    if (toid_uuid_to_ulid(uuid, 36, ulid, sizeof ulid, NULL) != 26)
+        return TOID_EINVAL;
+    int n = snprintf(json, cap, "{\"ulid\":\"%s\",\"uuid\":\"%s\"}", ulid, uuid);
+    return n > 0 && (size_t)n < cap ? n : TOID_EBUFFER;
+}

@@ -56,4 +56,22 @@ int ids_inspect(int f, const char *text, size_t len, char *json, size_t cap, siz
 /* The formats as a JSON array. */
 int ids_formats_json(sbuf *out);
 
+/* /v1/range: the smallest ID of f whose time is in the span of the time
+ * text from (toid_parse_time_span, or "now") and the largest in to's (to
+ * NULL: from's), as toid range FORMAT FROM [TO], with the server's epoch
+ * for f. Appends {"format","from","to","from_ms","to_ms","lo","hi"} (and
+ * "note" for a bare 10-digit integer, read as ms) to out. Returns 0 or a
+ * toid error: TOID_EINVAL (a bad time, FROM after TO), TOID_ERANGE (outside
+ * the format's span), with the cause in words in why (200 bytes). */
+int ids_range_json(toid_format f, const char *from, size_t flen, const char *to, size_t tlen,
+                   sbuf *out, char *why, size_t why_cap);
+
+/* /v1/convert: a ULID, or a UUID of any version, as toid convert --to ulid
+ * reads it (detected; a text no format reads may be a UUID of another
+ * version than 7), to {"ulid":"...","uuid":"..."} (the same 16 bytes) in
+ * json (128 bytes). Returns its length, or a toid error with *pos (a bad
+ * character) and the cause in words in why (200 bytes). */
+int ids_convert_json(const char *text, size_t len, char *json, size_t cap, size_t *pos,
+                     char *why, size_t why_cap);
+
 #endif

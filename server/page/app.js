@@ -1,14 +1,22 @@
 // app.js — toidd's page: decode pasted IDs (/v1/inspect), draw each one's
 // bit layout (/v1/layout/FORMAT, from the library's toid_layout), generate
-// IDs (/v1/new), and chart the IDs served per second (/metrics).
+// IDs (/v1/new) into a list to copy, turn a time into the IDs that bound it
+// (/v1/range) with the SQL for them, write a ULID as a UUID and back
+// (/v1/convert), and chart the IDs served per second (/metrics).
 // No eval, no inline script or style (the page's Content-Security-Policy
 // forbids them), no third-party code; talks to this server only.
 //
 // The URL's fragment can start work when the page loads (the tests use it):
 //   #decode=ID,ID,...   decode these   (&format=NAME: as that format; an
 //                       entry FORMAT/ID: that one as FORMAT)
-//   #new=FORMAT:COUNT   generate COUNT IDs of FORMAT and decode them
-// When that work is done, <body data-ready="1">.
+//   #new=FORMAT:COUNT   generate COUNT IDs of FORMAT into the list;
+//                       &pick=N then presses the Decode button of the Nth,
+//                       &copy=N its Copy button (&copy=all: Copy all)
+//   #range=FORMAT&from=TIME&to=TIME   fill in and submit Time -> range
+//                       (to optional; a '+' in a time is %2B here)
+//   #convert=ID         fill in and submit ULID <-> UUID
+// When that work is done, <body data-ready="1">. <body data-scheme> is
+// "dark" or "light" (prefers-color-scheme), data-bg the page's colour.
 'use strict';
 
 (function () {
@@ -36,6 +44,71 @@
     let body = null;
     try { body = await r.json(); } catch (e) { body = null; }
     return { ok: r.ok, status: r.status, body };
+  }
+
+  // ---- copying -------------------------------------------------------------------
+  // Selects what node shows (an input's value, or the text of an element).
+  function selectNode(node) {
+    if (node.select) { node.focus(); node.select(); return; }
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+  // Copies text to the clipboard; where the clipboard API is not there (an
+  // http page on another host than localhost is not a secure context) or
+  // refuses, selects node instead, for Ctrl+C. Says which in status.
+  async function copyText(text, node, status) {
+    let said = 'copied';
+    try {
+      if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error('no clipboard API');
+      await Promise.race([navigator.clipboard.writeText(text),
+        new Promise((resolve, reject) => setTimeout(() => reject(new Error('no answer')), 2000))]);
+    } catch (e) {
+      selectNode(node);
+      let done = false;
+      try { done = document.execCommand('copy'); } catch (e2) { done = false; }
+      said = done ? 'copied' : 'selected: press Ctrl+C to copy';
+    }
+    status.textContent = said;
+    status.setAttribute('data-said', said.startsWith('copied') ? 'copied' : 'selected');
+    clearTimeout(status.toidTimer);
+    status.toidTimer = setTimeout(() => { status.textContent = ''; }, 4000);
+    return said;
+  }
+  // A Copy button for what node shows, with its status beside it.
+  function copyButton(node, label) {
+    const status = el('span', { class: 'copy-status', role: 'status' });
+    const b = el('button', { type: 'button', class: 'copy', 'aria-label': label || 'Copy' }, 'Copy');
+    b.addEventListener('click', () => { b.toidWork = copyText(node.textContent, node, status); });
+    return [b, status];
+  }
+
+  // ---- ages ------------------------------------------------------------------------
+  // "3 minutes ago", "in 2 hours": the time against this browser's clock, in
+  // the largest unit that is at least one (toward zero: 3 min 50 s is 3 minutes).
+  const rtf = typeof Intl === 'object' && Intl.RelativeTimeFormat
+    ? new Intl.RelativeTimeFormat(undefined, { numeric: 'always' }) : null;
+  const DAY = 864e5;
+  const UNITS = [['year', 365.2425 * DAY], ['month', 30.436875 * DAY], ['week', 7 * DAY],
+    ['day', DAY], ['hour', 36e5], ['minute', 6e4], ['second', 1e3]];
+  function relAge(ms, now) {
+    const d = ms - now;
+    if (!Number.isFinite(d)) return '';
+    for (const [unit, len] of UNITS) {
+      if (Math.abs(d) < len && unit !== 'second') continue;
+      const v = Math.trunc(d / len);
+      if (rtf) return rtf.format(d < 0 && v === 0 ? -0 : v, unit);
+      const n = Math.abs(v) + ' ' + unit + (Math.abs(v) === 1 ? '' : 's');
+      return d < 0 ? n + ' ago' : 'in ' + n;
+    }
+    return '';
+  }
+  function refreshAges() {
+    const now = Date.now();
+    for (const a of document.querySelectorAll('[data-age-ms]'))
+      a.textContent = relAge(Number(a.getAttribute('data-age-ms')), now);
   }
 
   // ---- formats and layouts -------------------------------------------------
@@ -131,7 +204,6 @@
       body.append(labels, values);
     }
     table.append(body);
-    box.append(table);
 
     // the legend: bits, characters and value of each field
     const legend = el('table', { class: 'legend' },
@@ -147,20 +219,23 @@
         el('td', {}, chars),
         el('td', { class: 'value' }, value)));
     });
-    box.append(legend);
+    // the picture folds away: closed until asked for
+    box.append(el('details', { class: 'bits-detail' }, el('summary', {}, 'Bits'), table, legend));
     return box;
   }
 
   function card(input, info, layout) {
     const c = el('article', { class: 'card', 'data-format': info.format, 'data-text': info.text,
-      'data-input': input, 'data-unix-ms': info.unix_ms },
+      'data-input': input, 'data-unix-ms': info.unix_ms, tabindex: -1 },
     el('h3', {}, el('span', { class: 'fmt' }, info.format), el('code', { class: 'idtext' }, info.text)));
     if (Array.isArray(info.also) && info.also.length)
       c.append(el('p', { class: 'note' }, 'Also a valid ' + info.also.join(', ') + '; read as ' + info.format + '.'));
     const zone = zoneName();
     c.append(el('dl', { class: 'times' },
       el('dt', {}, 'UTC'), el('dd', { 'data-time': 'utc' }, info.time),
-      el('dt', {}, 'Local' + (zone ? ' (' + zone + ')' : '')), el('dd', { 'data-time': 'local' }, localTime(Number(info.unix_ms)))));
+      el('dt', {}, 'Local' + (zone ? ' (' + zone + ')' : '')), el('dd', { 'data-time': 'local' }, localTime(Number(info.unix_ms))),
+      el('dt', {}, 'Age'), el('dd', { 'data-time': 'age', class: 'age', 'data-age-ms': info.unix_ms },
+        relAge(Number(info.unix_ms), Date.now()))));
     const t = el('table', { class: 'fields' });
     for (const [k, v] of Object.entries(info)) {
       if (k === 'format' || k === 'also' || typeof v === 'object') continue;
@@ -206,21 +281,95 @@
     const batch = document.createDocumentFragment();
     batch.append(...cards);
     out.prepend(batch);
+    return cards;
   }
 
   function splitIds(s) { return s.split(/[\s,]+/).filter((x) => x.length > 0); }
 
   // ---- generating ---------------------------------------------------------------
+  // The new IDs as a list, each with Copy and Decode; Copy all above it.
+  let newIds = [];
   async function generate(format, count) {
     const r = await getJSON('/v1/new/' + encodeURIComponent(format) + '?count=' + count);
-    const list = $('new-output');
+    const list = $('new-output'), err = $('new-error');
     list.textContent = '';
     if (!r.ok || !Array.isArray(r.body)) {
-      list.append(el('li', { class: 'error-msg' }, (r.body && r.body.message) || ('HTTP ' + r.status)));
+      newIds = [];
+      $('new-list').hidden = true;
+      err.textContent = (r.body && r.body.message) || ('HTTP ' + r.status);
+      err.hidden = false;
       return;
     }
-    for (const id of r.body) list.append(el('li', { 'data-format': format }, id));
-    await decodeAll(r.body, format);
+    err.hidden = true;
+    newIds = r.body;
+    for (const id of r.body) {
+      const code = el('code', { class: 'idtext' }, id);
+      const [copy, status] = copyButton(code, 'Copy ' + id);
+      const dec = el('button', { type: 'button', class: 'decode-one', 'aria-label': 'Decode ' + id }, 'Decode');
+      dec.addEventListener('click', () => {
+        dec.toidWork = decodeAll([id], format).then((cards) => {
+          if (cards[0]) { cards[0].scrollIntoView({ block: 'nearest' }); cards[0].focus({ preventScroll: true }); }
+        });
+      });
+      list.append(el('li', { 'data-format': format, 'data-id': id }, code, ' ', copy, ' ', dec, ' ', status));
+    }
+    $('new-list').hidden = r.body.length === 0;
+  }
+
+  // ---- time -> range --------------------------------------------------------------
+  // PostgreSQL's type for a format (ext/postgres): its name with '_' for
+  // '-', except the one whose IDs are UUIDs, which is the core uuid type.
+  function pgType(name) { return name === 'uuidv7' ? 'uuid' : name.replace(/-/g, '_'); }
+
+  function copyable(attrs, text, label) {
+    const code = el('code', attrs, text);
+    return el('dd', {}, code, ' ', ...copyButton(code, label));
+  }
+
+  async function range(format, from, to) {
+    const out = $('range-result');
+    let url = '/v1/range/' + encodeURIComponent(format) + '?from=' + encodeURIComponent(from);
+    if (to) url += '&to=' + encodeURIComponent(to);
+    const r = await getJSON(url);
+    out.textContent = '';
+    if (!r.ok || !r.body || !r.body.lo) {
+      const b = r.body || {};
+      out.append(el('p', { class: 'error-msg', 'data-error': b.error || r.status },
+        (b.message || 'HTTP ' + r.status) + (b.error ? ' (' + b.error + ')' : '')));
+      return;
+    }
+    const b = r.body, t = pgType(b.format);
+    const pg = "WHERE id BETWEEN '" + b.lo + "'::" + t + " AND '" + b.hi + "'::" + t;
+    const lite = "WHERE id BETWEEN '" + b.lo + "' AND '" + b.hi + "'";
+    const box = el('div', { class: 'range-out', 'data-format': b.format, 'data-lo': b.lo, 'data-hi': b.hi },
+      el('dl', { class: 'times' },
+        el('dt', {}, 'From'), el('dd', { 'data-range': 'from' }, b.from),
+        el('dt', {}, 'To'), el('dd', { 'data-range': 'to' }, b.to),
+        el('dt', {}, 'Lowest ID'), copyable({ 'data-range': 'lo' }, b.lo, 'Copy the lowest ID'),
+        el('dt', {}, 'Highest ID'), copyable({ 'data-range': 'hi' }, b.hi, 'Copy the highest ID'),
+        el('dt', {}, 'PostgreSQL'), copyable({ 'data-sql': 'postgresql' }, pg, 'Copy the PostgreSQL condition'),
+        el('dt', {}, 'SQLite'), copyable({ 'data-sql': 'sqlite' }, lite, 'Copy the SQLite condition')));
+    if (b.note) box.append(el('p', { class: 'note' }, b.note));
+    box.append(el('p', { class: 'hint' }, 'PostgreSQL with the toid extension\'s ' + t +
+      ' column; SQLite with the IDs stored as text.'));
+    out.append(box);
+  }
+
+  // ---- ULID <-> UUID --------------------------------------------------------------
+  async function convert(text) {
+    const out = $('convert-result');
+    const r = await getJSON('/v1/convert/' + encodeURIComponent(text));
+    out.textContent = '';
+    if (!r.ok || !r.body || !r.body.ulid) {
+      const b = r.body || {};
+      let msg = b.message || 'HTTP ' + r.status;
+      if (b.error) msg += ' (' + b.error + ')';
+      out.append(el('p', { class: 'error-msg', 'data-error': b.error || r.status }, msg));
+      return;
+    }
+    out.append(el('dl', { class: 'times convert-out', 'data-ulid': r.body.ulid, 'data-uuid': r.body.uuid },
+      el('dt', {}, 'ULID'), copyable({ 'data-convert': 'ulid' }, r.body.ulid, 'Copy the ULID'),
+      el('dt', {}, 'UUID'), copyable({ 'data-convert': 'uuid' }, r.body.uuid, 'Copy the UUID')));
   }
 
   // ---- the chart ----------------------------------------------------------------
@@ -291,14 +440,31 @@
 
   // ---- wiring ------------------------------------------------------------------
   function fillFormats() {
-    const dsel = $('decode-format'), nsel = $('new-format');
+    const dsel = $('decode-format'), nsel = $('new-format'), rsel = $('range-format');
     for (const f of formats) {
       dsel.append(el('option', { value: f.name }, f.name));
+      rsel.append(el('option', { value: f.name }, f.name));
       if (f.generate) nsel.append(el('option', { value: f.name }, f.name));
     }
   }
 
+  // Light or dark, as the browser prefers; said on <body> for the tests.
+  const darkQuery = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  function markScheme() {
+    document.body.setAttribute('data-scheme', darkQuery && darkQuery.matches ? 'dark' : 'light');
+    document.body.setAttribute('data-bg', getComputedStyle(document.body).backgroundColor);
+  }
+
+  // The work a button started (its click handler keeps the promise).
+  async function press(button) {
+    if (!button) return;
+    button.click();
+    await button.toidWork;
+  }
+
   async function start() {
+    markScheme();
+    if (darkQuery && darkQuery.addEventListener) darkQuery.addEventListener('change', markScheme);
     const r = await getJSON('/v1/formats');
     formats = r.ok && Array.isArray(r.body) ? r.body : [];
     fillFormats();
@@ -306,14 +472,34 @@
       ev.preventDefault();
       decodeAll(splitIds($('ids').value), $('decode-format').value);
     });
+    $('ids').addEventListener('keydown', (ev) => {   // Enter is a new line here
+      if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+        ev.preventDefault();
+        $('decode-form').requestSubmit();
+      }
+    });
     $('clear').addEventListener('click', () => { $('results').textContent = ''; $('ids').value = ''; });
     $('new-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       const n = Math.max(1, Math.min(100, Number($('new-count').value) || 1));
       generate($('new-format').value, n);
     });
+    const all = $('copy-all');
+    all.addEventListener('click', () => {
+      all.toidWork = copyText(newIds.join('\n'), $('new-output'), $('copy-all-status'));
+    });
+    $('range-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      ev.target.toidWork = range($('range-format').value, $('range-from').value.trim(), $('range-to').value.trim());
+    });
+    $('convert-form').addEventListener('submit', (ev) => {
+      ev.preventDefault();
+      ev.target.toidWork = convert($('convert-input').value.trim());
+    });
+    // a form's work, submitted as Enter or its button would
+    const submit = async (form) => { form.requestSubmit(); await form.toidWork; };
     const work = [sample()];
-    setInterval(sample, 1000);
+    setInterval(() => { sample(); refreshAges(); }, 1000);
     const params = new URLSearchParams(location.hash.slice(1));
     if (params.get('decode')) {
       const ids = splitIds(params.get('decode'));
@@ -325,9 +511,28 @@
     if (nw) {
       $('new-format').value = nw[1];
       $('new-count').value = nw[2];
-      work.push(generate(nw[1], Number(nw[2])));
+      work.push(generate(nw[1], Number(nw[2])).then(async () => {
+        const items = $('new-output').children;
+        const pick = Number(params.get('pick') || 0);
+        if (pick >= 1 && pick <= items.length) await press(items[pick - 1].querySelector('.decode-one'));
+        const copy = params.get('copy');
+        if (copy === 'all') await press(all);
+        else if (Number(copy) >= 1 && Number(copy) <= items.length)
+          await press(items[Number(copy) - 1].querySelector('.copy'));
+      }));
+    }
+    if (params.get('range')) {
+      $('range-format').value = params.get('range');
+      $('range-from').value = params.get('from') || '';
+      $('range-to').value = params.get('to') || '';
+      work.push(submit($('range-form')));
+    }
+    if (params.get('convert')) {
+      $('convert-input').value = params.get('convert');
+      work.push(submit($('convert-form')));
     }
     await Promise.all(work);
+    markScheme();
     document.body.setAttribute('data-ready', '1');
   }
 

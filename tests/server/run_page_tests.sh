@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
 # toidd's page in a real browser: headless Chromium (Debian's `chromium`)
 # loads / from a toidd on an ephemeral loopback port, decodes a sample of
-# the shared vectors and one invalid ID, generates IDs, reads /metrics; the
-# DOM it dumps is checked by page_check.py (every decoded field, the bit
-# layout against /v1/layout and the value's bits, UTC and local time in a
-# fixed zone, the chart). Also, with curl: the page's headers (CSP without
-# inline script or eval, Content-Type, caching), its files (nothing from
-# elsewhere), /v1/layout of every format. A screenshot is kept as an
-# artifact: ARTIFACT_DIR/server_page.png.
-#   usage: run_page_tests.sh TOIDD_BINARY VECTORS_DIR ARTIFACT_DIR
+# the shared vectors and one invalid ID, generates IDs (presses Decode of
+# one, Copy all), turns a time into a range, converts a UUID, reads
+# /metrics; the DOM it dumps is checked by page_check.py (every decoded
+# field, the bit layout against /v1/layout and the value's bits in a closed
+# <details>, UTC and local time in a fixed zone, relative ages, the list of
+# new IDs and its buttons, the range and the conversion against the toid
+# CLI, the tab order, the chart). Once more with prefers-color-scheme: dark
+# (--force-dark-mode): the page says so and its colours change. Also, with
+# curl: the page's headers (CSP without inline script or eval,
+# Content-Type, caching), its files (nothing from elsewhere), /v1/layout of
+# every format. Two screenshots are kept as artifacts:
+# ARTIFACT_DIR/server_page.png (light) and server_page_dark.png (dark).
+#   usage: run_page_tests.sh TOIDD_BINARY VECTORS_DIR ARTIFACT_DIR [TOID_BINARY]
+# (without TOID_BINARY the range and the conversion are compared with the
+# server's /v1/range and /v1/convert, which server.range and server.convert
+# compare with the CLI)
 # Exits 77 (skipped, saying why) only where chromium is not installed or
 # cannot start. Prints "N passed, N failed" last.
 set -u
@@ -16,13 +24,14 @@ export LC_ALL=C
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/test_lib.sh"
 
-if [ $# -ne 3 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 TOIDD_BINARY VECTORS_DIR ARTIFACT_DIR" >&2
+if [ $# -lt 3 ] || [ $# -gt 4 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 TOIDD_BINARY VECTORS_DIR ARTIFACT_DIR [TOID_BINARY]" >&2
     exit 2
 fi
 TOIDD=$1
 VEC=$2
 ART=$3
+TOID_CLI=${4:-}
 WORK=$(mktemp -d)
 . "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 trap cleanup_work EXIT
@@ -87,6 +96,9 @@ check "nothing loaded from elsewhere" bash -c \
     '! grep -Eiq "(src|href)=\"(https?:)?//|@import|url\(" "$1" "$2"' _ "$WORK/index.html" "$WORK/style.css"
 check "the script fetches this server only" bash -c \
     '! grep -Eq "fetch\((.https?:|.//)|XMLHttpRequest|eval\(|new Function|import\(" "$1"' _ "$WORK/app.js"
+check "the style has a dark scheme" grep -q '@media (prefers-color-scheme: dark)' "$WORK/style.css"
+check "the style shows the keyboard focus" grep -Eq '^:focus-visible \{ outline: [0-9]+px solid' "$WORK/style.css"
+check "no positive tabindex in the HTML" bash -c '! grep -Eq "tabindex=\"?[1-9]" "$1"' _ "$WORK/index.html"
 check "an unknown path is still 404" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/nope.js")" = 404 ]
 # every format the server has (/v1/formats)
 for f in $(curl -s "$URL/v1/formats" | grep -o '"name":"[^"]*"' | cut -d'"' -f4); do
@@ -114,16 +126,20 @@ check "100 ulids served" [ "$(curl -s "$URL/v1/new/ulid?count=100" | wc -l)" -eq
 FRAG=$("$PY" "$HERE/page_check.py" fragment "$VEC")
 # a zone with a half-hour offset and no daylight saving: local times are exact
 export TZ=Asia/Kolkata
-ready=0
-for budget in 10000 30000; do       # virtual time; a busy machine gets a second go
-    browse dom --virtual-time-budget=$budget --dump-dom "$URL/#$FRAG" >"$WORK/dom.html"
-    if grep -q 'data-ready="1"' "$WORK/dom.html"; then
-        ready=1
-        break
-    fi
-done
-check "the page finished loading in Chromium" [ "$ready" = 1 ]
-if "$PY" "$HERE/page_check.py" dom "$HP" "$VEC" "$WORK/dom.html" 330 >"$WORK/check.out"; then
+# the relative ages in English; the colour scheme asked for (light: the
+# default, said so that a dark desktop does not change it)
+LIGHT=(--lang=en-US --blink-settings=preferredColorScheme=1)
+DARK=(--lang=en-US --force-dark-mode)
+dump() {   # dump OUT_FILE URL FLAGS...: the DOM once the page says it is ready
+    local budget
+    for budget in 10000 30000; do   # virtual time; a busy machine gets a second go
+        browse dom --virtual-time-budget=$budget "${@:3}" --dump-dom "$2" >"$1"
+        grep -q 'data-ready="1"' "$1" && return 0
+    done
+    return 1
+}
+check "the page finished loading in Chromium" dump "$WORK/dom.html" "$URL/#$FRAG" "${LIGHT[@]}"
+if "$PY" "$HERE/page_check.py" dom "$HP" "$VEC" "$WORK/dom.html" 330 $TOID_CLI >"$WORK/check.out"; then
     pass
 else
     fail "the DOM after decoding the vectors:"
@@ -131,15 +147,33 @@ else
 fi
 tail -1 "$WORK/check.out"
 
-# a screenshot, kept for people to look at
+# prefers-color-scheme: dark
+DFRAG=$("$PY" "$HERE/page_check.py" fragment-dark "$HP")
+check "the page finished loading in Chromium, dark" dump "$WORK/dark.html" "$URL/#$DFRAG" "${DARK[@]}"
+if "$PY" "$HERE/page_check.py" dark "$HP" "$WORK/dom.html" "$WORK/dark.html" $TOID_CLI >"$WORK/dark.out"; then
+    pass
+else
+    fail "the DOM in the dark scheme:"
+    grep -v '^[0-9]* passed' "$WORK/dark.out" | head -20
+fi
+tail -1 "$WORK/dark.out"
+
+# screenshots, light and dark, kept for people to look at: two IDs decoded
+# and an error, new IDs, a range, a conversion (tall enough for the chart)
 mkdir -p "$ART"
-rm -f "$ART/server_page.png"
-# (tall enough for the chart under two decoded IDs and an error)
-browse shot --hide-scrollbars --window-size=1200,2300 --virtual-time-budget=10000 \
-    --screenshot="$ART/server_page.png" "$URL/#decode=017f22e2-79b0-7cc3-98c4-dc0c0c07398f,uid11-seq/hR3jDfnAH3W,hello!" >/dev/null
-check "a screenshot: $ART/server_page.png" bash -c \
-    '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 20000 ]' \
-    _ "$ART/server_page.png"
+SHOT="$URL/#decode=017f22e2-79b0-7cc3-98c4-dc0c0c07398f,uid11-seq/hR3jDfnAH3W,hello!&new=$(
+    sed 's/^.*&new=\([^&]*\)&.*$/\1/' <<<"$FRAG")&$(sed 's/^decode=[^&]*&//' <<<"$DFRAG")"
+for scheme in light dark; do
+    png=$ART/server_page.png
+    [ $scheme = dark ] && png=$ART/server_page_dark.png
+    rm -f "$png"
+    if [ $scheme = dark ]; then flags=("${DARK[@]}"); else flags=("${LIGHT[@]}"); fi
+    browse "shot-$scheme" --hide-scrollbars --window-size=1200,2600 --virtual-time-budget=10000 \
+        "${flags[@]}" --screenshot="$png" "$SHOT" >/dev/null
+    check "a screenshot ($scheme): $png" bash -c \
+        '[ "$(head -c 8 "$1" | od -An -tx1 | tr -d " \n")" = 89504e470d0a1a0a ] && [ "$(stat -c %s "$1")" -gt 20000 ]' \
+        _ "$png"
+done
 
 check "toidd still serves" [ "$(curl -s -o /dev/null -w '%{http_code}' "$URL/healthz")" = 200 ]
 stop

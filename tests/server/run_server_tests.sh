@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Black-box tests of toidd, the ID server.
-#   usage: run_server_tests.sh [--section NAME] TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]
+#   usage: run_server_tests.sh [--section NAME] TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY
+#                              [TOID_BINARY]]]
 #          run_server_tests.sh --list      (the sections, in the order all run)
 # Each section (a function section_NAME below; ctest runs each alone as
 # server.NAME) starts the toidd it needs; without --section all run, in
 # order, sharing the main server.
 # (notify_recv stands in for systemd's notification socket; without it that
-# check is skipped)
+# check is skipped; the toid CLI is what /v1/range and /v1/convert are
+# compared with: without it they are checked on their own)
 # Starts toidd on ephemeral loopback ports (port 0, read back from its log;
 # never a non-loopback address) with a temporary state directory, and talks
 # to it with curl, redis-cli, redis-benchmark and bash's /dev/tcp:
@@ -23,13 +25,14 @@ export LC_ALL=C
 . "$(dirname "$0")/../check_lib.sh"
 sections_args "$0" "$@"
 shift "$SHIFT"
-if [ $# -lt 1 ] || [ $# -gt 3 ] || [ ! -x "$1" ]; then
-    echo "usage: $0 [--list | --section NAME] TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY]]" >&2
+if [ $# -lt 1 ] || [ $# -gt 4 ] || [ ! -x "$1" ]; then
+    echo "usage: $0 [--list | --section NAME] TOIDD_BINARY [NOTIFY_RECV_BINARY [HALFCLOSE_BINARY [TOID_BINARY]]]" >&2
     exit 2
 fi
 TOIDD=$1
 NOTIFY_RECV=${2:-}
 HALFCLOSE=${3:-}
+TOID_CLI=${4:-}
 WORK=$(mktemp -d)
 . "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 # pass/fail/check/finish, need_tools, start/stop/waitfor (with START_ENV)
@@ -363,6 +366,126 @@ bound=$(( (t1 - t0 + 2) * 2 * 11 ))
 check "a flood of malformed requests is logged at a bounded rate ($((after - before)) lines for 150 in $((t1 - t0 + 1)) s, at most $bound)" \
     [ $((after - before)) -le "$bound" ]
 
+}
+
+# ---------------------------------------------------------------- /v1/range and /v1/convert
+# jfield KEY: the string (or number) KEY of the one-line JSON object on stdin
+jfield() { sed -n 's/.*"'"$1"'":"\{0,1\}\([^",}]*\).*/\1/p'; }
+# cli_class ARGS...: the error class toid prints last on stderr ("(range)"),
+# or "ok" and its stdout
+cli_out() {
+    local o
+    if o=$("$TOID_CLI" "$@" 2>"$WORK/cli.err"); then
+        printf 'ok %s\n' "$(printf '%s' "$o" | paste -sd' ' -)"
+    else
+        sed -n 's/.*(\([a-z]*\))$/\1/p' "$WORK/cli.err" | tail -1
+    fi
+}
+
+section_range() {
+need_main
+# every format, times in several forms (FROM alone: its whole span; FROM TO),
+# as toid range FORMAT FROM [TO] says: the same IDs, or the same error class
+TIMES=('2024-06-01' '2024-06-01T10:30+01:00|2024-07' '@1720000000.25' '2025' \
+       '1720000000000ms|1720000001s' '2023-12-31T23:59:59.999Z' '1969' '10000' \
+       '2024-06-02|2024-06-01' '2024-06-01t10:30:00,5Z')
+for f in $FORMATS; do
+    for t in "${TIMES[@]}"; do
+        from=${t%%|*} to=""
+        [ "$t" != "$from" ] && to=${t#*|}
+        q="from=$(printf '%s' "$from" | sed 's/+/%2B/g')${to:+&to=$to}"
+        js=$(H -w '\n%{http_code}' "127.0.0.1:$HP/v1/range/$f?$q")
+        st=${js##*$'\n'} js=${js%$'\n'*}
+        if [ "$st" = 200 ]; then
+            got="ok $(jfield lo <<<"$js") $(jfield hi <<<"$js")"
+        else
+            got=$(jfield error <<<"$js")
+        fi
+        if [ -n "$TOID_CLI" ]; then
+            want=$(cli_out range "$f" "$from" ${to:+"$to"})
+            check "/v1/range/$f?$q is toid range's ($got; toid: $want)" [ "$got" = "$want" ]
+        else
+            check "/v1/range/$f?$q answers ($st $got)" [ "$st" = 200 -o "$st" = 400 ]
+        fi
+    done
+done
+[ -z "$TOID_CLI" ] && echo "(no toid binary given: /v1/range not compared with toid range)"
+js=$(H "127.0.0.1:$HP/v1/range/ulid?from=2024-01-01")
+check "/v1/range: a day's span, in RFC 3339 and ms ($js)" [ "$js" = \
+    '{"format":"ulid","from":"2024-01-01T00:00:00.000Z","to":"2024-01-01T23:59:59.999Z","from_ms":1704067200000,"to_ms":1704153599999,"lo":"01HK153X000000000000000000","hi":"01HK3QGKZZZZZZZZZZZZZZZZZZ"}' ]
+check "/v1/range: '+' is itself, %2B and %3A decoded" [ \
+    "$(H "127.0.0.1:$HP/v1/range/ulid?from=2024-01-01T10:30+01:00")" = \
+    "$(H "127.0.0.1:$HP/v1/range/ulid?%66rom=2024-01-01T10%3A30%2B01%3A00")" ]
+check "/v1/range: the zone is applied" grep -q '"from":"2024-01-01T09:30:00.000Z","to":"2024-01-01T09:30:59.999Z"' \
+    <<<"$(H "127.0.0.1:$HP/v1/range/ulid?from=2024-01-01T10:30+01:00")"
+js=$(H "127.0.0.1:$HP/v1/range/uuidv7?from=now")
+check "/v1/range: now ($js)" [ -n "$(jfield lo <<<"$js")" -a "$(jfield from_ms <<<"$js")" = "$(jfield to_ms <<<"$js")" ]
+check "/v1/range: a bare 10-digit integer is ms, with a note" grep -q '"from_ms":1704067200,.*"note":"a bare integer is unix milliseconds' \
+    <<<"$(H "127.0.0.1:$HP/v1/range/ulid?from=1704067200")"
+check "/v1/range: a bad time is 400, the forms named" [ "$(H -w ' %{http_code}' "127.0.0.1:$HP/v1/range/ulid?from=yesterday")" = \
+    "{\"error\":\"invalid\",\"message\":\"'yesterday' is not a time: ISO 8601 (2024, 2024-01-01, 2024-01-01T10:30Z, 2024-01-01T10:30:00.250+01:00), @SECONDS, Nms, Ns, Nus, unix ms or now\"}
+ 400" ]
+check "/v1/range: to before from is 400" grep -q '^{"error":"invalid","message":"to (.2024-01.) is before from (.2024-02.)"}$' \
+    <<<"$(H "127.0.0.1:$HP/v1/range/ulid?from=2024-02&to=2024-01")"
+check "/v1/range: outside the span: 400 range" \
+    grep -q '^{"error":"range","message":".1969. is outside the times ulid holds (1970-01-01T00:00:00.000Z .. ' \
+    <<<"$(H "127.0.0.1:$HP/v1/range/ulid?from=1969")"
+check "/v1/range: an unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/range/nope?from=2024")" = 404 ]
+check "/v1/range: no format is 404" [ "$(code "127.0.0.1:$HP/v1/range/?from=2024")" = 404 ]
+check "/v1/range: from given twice is 400" grep -q '"the parameter from is given more than once' \
+    <<<"$(H "127.0.0.1:$HP/v1/range/ulid?from=2024&from=2024")"
+check "/v1/range: to given twice is 400" [ "$(code "127.0.0.1:$HP/v1/range/ulid?from=2024&to=2025&to=2025")" = 400 ]
+check "/v1/range: an unknown parameter is 400, named" grep -q "(got 'count')" \
+    <<<"$(H "127.0.0.1:$HP/v1/range/ulid?from=2024&count=3")"
+check "/v1/range: no from is 400" grep -q '"from=TIME is required' <<<"$(H "127.0.0.1:$HP/v1/range/ulid?to=2024")"
+check "/v1/range: no query is 400" [ "$(code "127.0.0.1:$HP/v1/range/ulid")" = 400 ]
+check "/v1/range: a time too long is 400" [ "$(code "127.0.0.1:$HP/v1/range/ulid?from=$(printf '2%.0s' $(seq 100))")" = 400 ]
+check "/v1/range: an encoded NUL is not a time" [ "$(code "127.0.0.1:$HP/v1/range/ulid?from=2024%00")" = 400 ]
+check "/v1/range: a bad escape is 400" [ "$(code "127.0.0.1:$HP/v1/range/ulid?from=2024%zz")" = 400 ]
+check "HEAD /v1/range is 200" [ "$(code -I "127.0.0.1:$HP/v1/range/ulid?from=2024")" = 200 ]
+check "/v1/range is JSON" grep -qi '^Content-Type: application/json' <<<"$(H -D - -o /dev/null "127.0.0.1:$HP/v1/range/ulid?from=2024")"
+}
+
+section_convert() {
+need_main
+# ULIDs and UUIDs in the forms toid convert reads: both texts, as toid
+# convert --to ulid gives the ULID, and --to uuid of that ULID the UUID
+IN=("$(H "127.0.0.1:$HP/v1/new/ulid")" "$(H "127.0.0.1:$HP/v1/new/uuidv7")" 01arz3ndektsv4rrffq69g5fav \
+    550e8400-e29b-41d4-a716-446655440000 '{550E8400-E29B-41D4-A716-446655440000}' \
+    urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017f22e279b07cc398c4dc0c0c07398f \
+    00000000-0000-0000-0000-000000000000 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)
+for id in "${IN[@]}"; do
+    js=$(H -w '\n%{http_code}' "127.0.0.1:$HP/v1/convert/$(printf '%s' "$id" | sed 's/{/%7B/; s/}/%7D/')")
+    st=${js##*$'\n'} js=${js%$'\n'*}
+    ul=$(jfield ulid <<<"$js") uu=$(jfield uuid <<<"$js")
+    check "/v1/convert/$id is 200 with both ($js)" [ "$st" = 200 -a -n "$ul" -a -n "$uu" ]
+    if [ -n "$TOID_CLI" ]; then
+        want=$("$TOID_CLI" convert --to ulid "$id" 2>&1)
+        check "/v1/convert/$id: ulid $ul is toid convert --to ulid's ($want)" [ "$ul" = "$want" ]
+        want=$("$TOID_CLI" convert --to uuid "$ul" 2>&1)
+        check "/v1/convert/$id: uuid $uu is toid convert --to uuid's ($want)" [ "$uu" = "$want" ]
+    fi
+done
+check "/v1/convert: a known pair" [ "$(H "127.0.0.1:$HP/v1/convert/01ARZ3NDEKTSV4RRFFQ69G5FAV")" = \
+    '{"ulid":"01ARZ3NDEKTSV4RRFFQ69G5FAV","uuid":"01563e3a-b5d3-d676-4c61-efb99302bd5b"}' ]
+# what toid convert refuses, refused with its error class
+for id in "$(H "127.0.0.1:$HP/v1/new/nanoflake")" hello 01ARZ3NDEKTSV4RRFFQ69G5FA_ 8ZZZZZZZZZZZZZZZZZZZZZZZZZ \
+          550e8400e29b41d4a716446655440000; do
+    js=$(H -w '\n%{http_code}' "127.0.0.1:$HP/v1/convert/$id")
+    st=${js##*$'\n'} js=${js%$'\n'*}
+    got=$(jfield error <<<"$js")
+    check "/v1/convert/$id is 400 ($js)" [ "$st" = 400 -a -n "$(jfield message <<<"$js")" ]
+    if [ -n "$TOID_CLI" ]; then
+        want=$(cli_out convert --to ulid "$id")
+        check "/v1/convert/$id: toid convert refuses it too, the same class ($got; toid: $want)" [ "$got" = "$want" ]
+    fi
+done
+check "/v1/convert: a bad character's position" grep -q '^{"error":"char","message":"bad character at position 25","position":25}$' \
+    <<<"$(H "127.0.0.1:$HP/v1/convert/01ARZ3NDEKTSV4RRFFQ69G5FA_")"
+check "/v1/convert: another format is named" grep -q '"message":"a nanoflake, not a ULID or a UUID' \
+    <<<"$(H "127.0.0.1:$HP/v1/convert/$(H "127.0.0.1:$HP/v1/new/nanoflake")")"
+check "/v1/convert: no ID is 400" [ "$(code "127.0.0.1:$HP/v1/convert/")" = 400 ]
+check "/v1/convert: a query is 400" [ "$(code "127.0.0.1:$HP/v1/convert/01ARZ3NDEKTSV4RRFFQ69G5FAV?x=1")" = 400 ]
 }
 
 # ---------------------------------------------------------------- RESP
