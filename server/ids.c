@@ -324,29 +324,31 @@ int ids_convert_json(const char *text, size_t len, char *json, size_t cap, size_
                      char *why, size_t why_cap) {
     uint8_t bin[TOID_BIN_MAX];
     char uuid[37], ulid[27];
+    toid_uuid_info u;
     *pos = 0;
-    int rc = toid_detect(text, len, bin, pos);
-    if (rc >= 0) {
-        /* the 128-bit formats: their 16 bytes as a UUID */
-        if (toid_bin_size((toid_format)rc) != 16) {
-            /* (32 hex digits of another version than 7 detect as scru160,
-             * as toid convert reads them: the hyphens tell a UUID) */
-            int hex_uuid = toid_uuid_canonical(text, len, uuid, sizeof uuid, NULL) == 36;
-            snprintf(why, why_cap, "a %s, not a ULID or a UUID (a 128-bit value)%s",
-                     toid_format_get((toid_format)rc)->name,
-                     hex_uuid ? "; a UUID of another version than 7 needs its hyphens" : "");
+    if (toid_uuid_detect(text, len, &u)) {
+        /* a UUID of another version (also 32 hex digits that spell one, as
+         * toid inspect reads them): its bytes */
+        toid_uuid_canonical(text, len, uuid, sizeof uuid, NULL);
+    } else {
+        int rc = toid_detect(text, len, bin, pos);
+        if (rc >= 0 && toid_bin_size((toid_format)rc) != 16) {
+            snprintf(why, why_cap, "a %s, not a ULID or a UUID (a 128-bit value)",
+                     toid_format_get((toid_format)rc)->name);
             return TOID_EINVAL;
         }
-        char hex[33];
-        toid_hex_encode(bin, 16, hex, sizeof hex);
-        snprintf(uuid, sizeof uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16,
-                 hex + 20);
-    } else if (toid_uuid_canonical(text, len, uuid, sizeof uuid, NULL) != 36) {
-        /* neither: the detection's reason, as toid convert gives it */
-        if (toid_explain(-1, text, len, rc, *pos, why, why_cap) < 0)
-            snprintf(why, why_cap, "%s", toid_strerror(rc));
-        return rc;
-    }   /* else a UUID of another version than 7: its bytes */
+        if (rc >= 0) {   /* the 128-bit formats: their 16 bytes as a UUID */
+            char hex[33];
+            toid_hex_encode(bin, 16, hex, sizeof hex);
+            snprintf(uuid, sizeof uuid, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12,
+                     hex + 16, hex + 20);
+        } else if (toid_uuid_canonical(text, len, uuid, sizeof uuid, NULL) != 36) {
+            /* neither: the detection's reason, as toid convert gives it */
+            if (toid_explain(-1, text, len, rc, *pos, why, why_cap) < 0)
+                snprintf(why, why_cap, "%s", toid_strerror(rc));
+            return rc;
+        }   /* else a UUID that detection reads as nothing: its bytes */
+    }
     if (toid_uuid_to_ulid(uuid, 36, ulid, sizeof ulid, NULL) != 26)
         return TOID_EINVAL;
     int n = snprintf(json, cap, "{\"ulid\":\"%s\",\"uuid\":\"%s\"}", ulid, uuid);

@@ -55,21 +55,6 @@ static kind to = K_NONE, from = K_TEXT;
 static int fixed;
 static toid_format format;
 
-/* The 16 bytes of any UUID text, for --to ulid; 0 if s is not one. */
-static int any_uuid(const char *s, size_t len, uint8_t *bin) {
-    char canon[37];
-    if (toid_uuid_canonical(s, len, canon, sizeof canon, NULL) != 36)
-        return 0;
-    char hex[33];
-    for (size_t i = 0, o = 0; i < 36; i++)
-        if (canon[i] != '-')
-            hex[o++] = canon[i];
-    toid_fields fl;
-    memset(&fl, 0, sizeof fl);
-    return toid_fields_set(TOID_ULID, &fl, "hex", 3, hex, 32) == 0 &&
-           toid_make(TOID_ULID, &fl, TOID_EPOCH_DEFAULT, bin) == 0;
-}
-
 /* Writes the value in the --to form. */
 static void put(const char *input, size_t len, toid_format f, const uint8_t *bin) {
     char *o = out_reserve(TOID_TEXT_MAX + 48), *o0 = o;
@@ -138,11 +123,15 @@ static void convert_one(const char *s, size_t len) {
     } else if (fixed) {
         rc = toid_decode_forms(f, s, len, bin, &pos);
     } else {
-        rc = toid_detect(s, len, bin, &pos);
-        if (rc >= 0)
-            f = (toid_format)rc;
-        else if (to == K_ULID && any_uuid(s, len, bin))
-            rc = f = TOID_ULID;                /* a UUID of another version: its bytes */
+        toid_uuid_info u;
+        if ((to == K_ULID || to == K_UUID) && toid_uuid_detect(s, len, &u)) {
+            memcpy(bin, u.bytes, 16);          /* a UUID of another version, as toid inspect */
+            rc = f = TOID_ULID;                /* reads it (32 hex digits too): its bytes */
+        } else {
+            rc = toid_detect(s, len, bin, &pos);
+            if (rc >= 0)
+                f = (toid_format)rc;
+        }
     }
     if (rc < 0) {
         if (from == K_HEX)

@@ -231,11 +231,18 @@
     if (Array.isArray(info.also) && info.also.length)
       c.append(el('p', { class: 'note' }, 'Also a valid ' + info.also.join(', ') + '; read as ' + info.format + '.'));
     const zone = zoneName();
-    c.append(el('dl', { class: 'times' },
-      el('dt', {}, 'UTC'), el('dd', { 'data-time': 'utc' }, info.time),
-      el('dt', {}, 'Local' + (zone ? ' (' + zone + ')' : '')), el('dd', { 'data-time': 'local' }, localTime(Number(info.unix_ms))),
-      el('dt', {}, 'Age'), el('dd', { 'data-time': 'age', class: 'age', 'data-age-ms': info.unix_ms },
-        relAge(Number(info.unix_ms), Date.now()))));
+    if (info.unix_ms === undefined) {
+      // a UUID of a version without a time (3, 4, 5, 8), or nil, max
+      c.append(el('p', { class: 'note', 'data-time': 'none' },
+        'No time: a UUID of ' + (info.variant === 'rfc9562' ? 'version ' + info.version : 'the ' + info.variant + ' variant') +
+        ' holds none (versions 1, 6 and 7 do).'));
+    } else {
+      c.append(el('dl', { class: 'times' },
+        el('dt', {}, 'UTC'), el('dd', { 'data-time': 'utc' }, info.time === undefined ? '(before 1970)' : info.time),
+        el('dt', {}, 'Local' + (zone ? ' (' + zone + ')' : '')), el('dd', { 'data-time': 'local' }, localTime(Number(info.unix_ms))),
+        el('dt', {}, 'Age'), el('dd', { 'data-time': 'age', class: 'age', 'data-age-ms': info.unix_ms },
+          relAge(Number(info.unix_ms), Date.now()))));
+    }
     const t = el('table', { class: 'fields' });
     for (const [k, v] of Object.entries(info)) {
       if (k === 'format' || k === 'also' || typeof v === 'object') continue;
@@ -269,7 +276,9 @@
     const r = await getJSON(path);
     if (!r.ok || !r.body || !r.body.format) return errorCard(input, r);
     let layout = null;
-    try { layout = await layoutOf(r.body.format); } catch (e) { layout = null; }
+    // (a UUID of another version than 7 is no format: no layout to draw)
+    if (r.body.format !== 'uuid')
+      try { layout = await layoutOf(r.body.format); } catch (e) { layout = null; }
     return card(input, r.body, layout);
   }
 

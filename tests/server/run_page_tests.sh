@@ -147,6 +147,22 @@ else
 fi
 tail -1 "$WORK/check.out"
 
+# any UUID: a version 4 (what uuid.uuid4().hex prints) and RFC 9562's version 1
+check "UUIDs of other versions: the page finished loading" dump "$WORK/uuid.html" \
+    "$URL/#decode=2e7ba44190db4ba793e6eabc19b33fb6,C232AB00-9414-11EC-B3C8-9F6BDECED846" "${LIGHT[@]}"
+check "a UUIDv4: a uuid card, no time, scru160 noted, no bits; a UUIDv1 with its time" \
+    "$PY" -c '
+import re, sys
+dom = open(sys.argv[1]).read()
+cards = re.findall(r"<article class=\"card\"[^>]*data-format=\"uuid\"[^>]*>.*?</article>", dom, re.S)
+assert len(cards) == 2, len(cards)
+v4 = [c for c in cards if "data-text=\"2e7ba441-90db-4ba7-93e6-eabc19b33fb6\"" in c][0]
+assert "data-time=\"none\"" in v4 and "version 4 holds none" in v4, v4
+assert "Also a valid scru160" in v4 and "<details" not in v4, v4
+v1 = [c for c in cards if "data-text=\"c232ab00-9414-11ec-b3c8-9f6bdeced846\"" in c][0]
+assert "2022-02-22T19:22:22.000Z" in v1 and "data-field=\"clock_seq\"" in v1, v1
+' "$WORK/uuid.html"
+
 # prefers-color-scheme: dark
 DFRAG=$("$PY" "$HERE/page_check.py" fragment-dark "$HP")
 check "the page finished loading in Chromium, dark" dump "$WORK/dark.html" "$URL/#$DFRAG" "${DARK[@]}"

@@ -453,7 +453,8 @@ need_main
 IN=("$(H "127.0.0.1:$HP/v1/new/ulid")" "$(H "127.0.0.1:$HP/v1/new/uuidv7")" 01arz3ndektsv4rrffq69g5fav \
     550e8400-e29b-41d4-a716-446655440000 '{550E8400-E29B-41D4-A716-446655440000}' \
     urn:uuid:017f22e2-79b0-7cc3-98c4-dc0c0c07398f 017f22e279b07cc398c4dc0c0c07398f \
-    00000000-0000-0000-0000-000000000000 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)
+    00000000-0000-0000-0000-000000000000 7ZZZZZZZZZZZZZZZZZZZZZZZZZ \
+    550e8400e29b41d4a716446655440000)   # (the last: 32 hex digits of a UUIDv4, as toid inspect reads them)
 for id in "${IN[@]}"; do
     js=$(H -w '\n%{http_code}' "127.0.0.1:$HP/v1/convert/$(printf '%s' "$id" | sed 's/{/%7B/; s/}/%7D/')")
     st=${js##*$'\n'} js=${js%$'\n'*}
@@ -469,8 +470,9 @@ done
 check "/v1/convert: a known pair" [ "$(H "127.0.0.1:$HP/v1/convert/01ARZ3NDEKTSV4RRFFQ69G5FAV")" = \
     '{"ulid":"01ARZ3NDEKTSV4RRFFQ69G5FAV","uuid":"01563e3a-b5d3-d676-4c61-efb99302bd5b"}' ]
 # what toid convert refuses, refused with its error class
+# (the last: 32 hex digits whose variant bits are not RFC 9562's: a scru160)
 for id in "$(H "127.0.0.1:$HP/v1/new/nanoflake")" hello 01ARZ3NDEKTSV4RRFFQ69G5FA_ 8ZZZZZZZZZZZZZZZZZZZZZZZZZ \
-          550e8400e29b41d4a716446655440000; do
+          550e8400e29b41d40716446655440000; do
     js=$(H -w '\n%{http_code}' "127.0.0.1:$HP/v1/convert/$id")
     st=${js##*$'\n'} js=${js%$'\n'*}
     got=$(jfield error <<<"$js")
