@@ -134,6 +134,24 @@ TOID_API const toid_format_info *toid_format_get(toid_format f);
  */
 TOID_API int toid_format_by_name(const char *name, size_t len);
 
+/*
+ * The format a mistyped name most likely means: the name itself when it is
+ * one (toid_format_by_name), else the format whose name or alias is within
+ * two edits (a letter added, dropped, changed, or two swapped: "ulidd",
+ * "uuid-7", "nanoflkae"), and nearer than half the name's length. Returns
+ * the format or TOID_EINVAL.
+ */
+TOID_API int toid_format_nearest(const char *name, size_t len);
+
+/*
+ * The one message for a name that is no format, which every front end
+ * shows: "unknown format 'ulidd' (did you mean ulid?)", or without the
+ * suggestion when none is near (toid_format_nearest). The name is shown
+ * printable (other bytes as \xHH; its first 48 bytes, then "..."). Returns
+ * the length, or TOID_EBUFFER (300 bytes are enough).
+ */
+TOID_API int toid_format_name_error(const char *name, size_t len, char *out, size_t out_size);
+
 /* The format's binary size in bytes, or 0 for an unknown format. */
 TOID_API size_t toid_bin_size(toid_format f);
 

@@ -240,8 +240,12 @@ static int parse_gen(server_config *c, const char *arg) {
     if (!colon)
         return bad("--gen: expected FORMAT:KEY=VALUE, got '%s'", arg);
     int f = toid_format_by_name(arg, (size_t)(colon - arg));
-    if (f < 0)
-        return bad("--gen: unknown format in '%s'", arg);
+    if (f < 0) {
+        char msg[700];
+        int n = toid_format_name_error(arg, (size_t)(colon - arg), msg, 300);
+        snprintf(msg + (n > 0 ? n : 0), sizeof msg - 300, " in '%.300s'", arg);
+        return bad("--gen: %s", msg);
+    }
     char buf[512];
     if (copy(buf, sizeof buf, colon + 1) < 0)
         return bad("--gen: too long: '%s'", arg);
@@ -267,8 +271,11 @@ static int parse_formats(server_config *c, const char *arg) {
     int any = 0;
     for (char *n = strtok_r(buf, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
         int f = toid_format_by_name(n, strlen(n));
-        if (f < 0)
-            return bad("--formats: unknown format '%s'", n);
+        if (f < 0) {
+            char msg[300];
+            toid_format_name_error(n, strlen(n), msg, sizeof msg);
+            return bad("--formats: %s", msg);
+        }
         c->enabled[f] = 1;
         any = 1;
     }

@@ -25,6 +25,15 @@ void resp_reply_protocol_error(sbuf *out, const char *msg) {
     err(out, line);
 }
 
+/* "ERR unknown format 'X' (did you mean Y?)": the library's words, as
+ * every front end says it (toid_format_name_error). */
+static int err_unknown_format(sbuf *o, const char *name, size_t n) {
+    char msg[320] = "ERR ";
+    if (toid_format_name_error(name, n, msg + 4, sizeof msg - 4) < 0)
+        snprintf(msg + 4, sizeof msg - 4, "unknown format");
+    return err(o, msg);
+}
+
 /* ID.NEW's COUNT: 1 to 7 digits, at most --max-count. 0, or -1. */
 static int new_count(const resp_cmd *cmd, const server_config *c, unsigned long *n) {
     const char *v = cmd->argv[2];
@@ -74,11 +83,9 @@ int resp_cmd_new(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                  const server_config *c) {
     (void)s;
     toid_format f;
-    char msg[200], arg[48];
+    char msg[200];
     if (ids_lookup(cmd->argv[1], cmd->argl[1], &f) < 0) {
-        printable(arg, sizeof arg, cmd->argv[1], cmd->argl[1]);
-        snprintf(msg, sizeof msg, "ERR unknown format '%s'", arg);
-        return err(o, msg);
+        return err_unknown_format(o, cmd->argv[1], cmd->argl[1]);
     }
     unsigned long n = 1;
     if (cmd->argc == 3) {
@@ -138,13 +145,11 @@ int resp_cmd_inspect(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
                      const server_config *c) {
     (void)s, (void)sc, (void)c;
     int f = -1;
-    char msg[256], arg[48];
+    char msg[256];
     if (cmd->argc == 3) {
         toid_format ff;
         if (ids_lookup(cmd->argv[1], cmd->argl[1], &ff) < 0) {
-            printable(arg, sizeof arg, cmd->argv[1], cmd->argl[1]);
-            snprintf(msg, sizeof msg, "ERR unknown format '%s'", arg);
-            return err(o, msg);
+            return err_unknown_format(o, cmd->argv[1], cmd->argl[1]);
         }
         f = (int)ff;
     }

@@ -1,6 +1,8 @@
 /* registry.c — the format table, derived from TOID_FORMAT_LIST, and the
  * public entry points that dispatch through it. */
 #include "format.h"
+
+#include <stdio.h>
 #include "simd.h"
 
 const toid__format *const toid__formats[TOID_FORMAT_COUNT] = {
@@ -53,6 +55,85 @@ int toid_format_by_name(const char *name, size_t len) {
         if (same_name(aliases[i].alias, name, len))
             return (int)aliases[i].format;
     return TOID_EINVAL;
+}
+
+/* The optimal string alignment distance (edits: insert, delete, replace,
+ * swap two neighbours) between want and name folded as same_name folds,
+ * or 3 when it is 3 or more (all a suggestion needs). */
+static unsigned distance(const char *want, const char *name, size_t len) {
+    size_t n = strlen(want);
+    if (len > 32 || n > 32 || (len > n ? len - n : n - len) > 2)
+        return 3;
+    char s[33];
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        s[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c == '_' ? '-' : c;
+    }
+    unsigned d[34][34];
+    for (size_t i = 0; i <= len; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= len; i++)
+        for (size_t j = 1; j <= n; j++) {
+            unsigned cost = s[i - 1] != want[j - 1];
+            unsigned best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best)
+                best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && s[i - 1] == want[j - 2] && s[i - 2] == want[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[len][n] < 3 ? d[len][n] : 3;
+}
+
+int toid_format_nearest(const char *name, size_t len) {
+    if (!name)
+        return TOID_EINVAL;
+    int found = toid_format_by_name(name, len);
+    if (found >= 0)
+        return found;
+    /* the closest name or alias, within 2 edits and nearer than half the
+     * name ("id" is no typo of "uid11"); the first in registry order wins a tie */
+    unsigned best = 3;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        unsigned d = distance(toid__formats[f]->info.name, name, len);
+        if (d < best && 2 * d < len) {
+            best = d;
+            found = f;
+        }
+    }
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) {
+        unsigned d = distance(aliases[i].alias, name, len);
+        if (d < best && 2 * d < len) {
+            best = d;
+            found = (int)aliases[i].format;
+        }
+    }
+    return found >= 0 ? found : TOID_EINVAL;
+}
+
+int toid_format_name_error(const char *name, size_t len, char *out, size_t out_size) {
+    if ((!name && len) || !out)
+        return TOID_EINVAL;
+    char shown[4 * 48 + 4];   /* up to 48 bytes of the name, each at most \xHH */
+    size_t k = 0;
+    for (size_t i = 0; i < len && i < 48; i++) {
+        unsigned char c = (unsigned char)name[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\' && c != '\'')
+            shown[k++] = (char)c;
+        else
+            k += (size_t)snprintf(shown + k, sizeof shown - k, "\\x%02x", c);
+    }
+    memcpy(shown + k, len > 48 ? "..." : "", len > 48 ? 4 : 1);
+    int near = toid_format_nearest(name, len);
+    int n = near >= 0 ? snprintf(out, out_size, "unknown format '%s' (did you mean %s?)", shown,
+                                 toid__formats[near]->info.name)
+                      : snprintf(out, out_size, "unknown format '%s'", shown);
+    return n >= 0 && (size_t)n < out_size ? n : TOID_EBUFFER;
 }
 
 size_t toid_bin_size(toid_format f) {

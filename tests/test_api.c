@@ -254,6 +254,32 @@ TEST_CASE(any_uuid) {
     CHECK_EQ_INT(toid_uuid_text(&u, buf, 40), TOID_EBUFFER);
 }
 
+TEST_CASE(format_names_suggested) {
+    CHECK_EQ_INT(toid_format_nearest(S("ulid")), TOID_ULID);
+    CHECK_EQ_INT(toid_format_nearest(S("ULIDD")), TOID_ULID);
+    CHECK_EQ_INT(toid_format_nearest(S("uuid-7")), TOID_UUIDV7);
+    CHECK_EQ_INT(toid_format_nearest(S("nanoflkae")), TOID_NANOFLAKE);
+    CHECK_EQ_INT(toid_format_nearest(S("scru16")), TOID_SCRU160);
+    CHECK_EQ_INT(toid_format_nearest(S("ulid_flake_scalabel")), TOID_ULID_FLAKE_SCALABLE);
+    CHECK_EQ_INT(toid_format_nearest(S("uid11seq")), TOID_UID11_SEQ);
+    CHECK_EQ_INT(toid_format_nearest(S("hello")), TOID_EINVAL);
+    CHECK_EQ_INT(toid_format_nearest(S("xd")), TOID_EINVAL);     /* too short to guess */
+    CHECK_EQ_INT(toid_format_nearest(S("")), TOID_EINVAL);
+    CHECK_EQ_INT(toid_format_nearest(NULL, 3), TOID_EINVAL);
+    char m[300];
+    CHECK(toid_format_name_error(S("ulidd"), m, sizeof m) > 0);
+    CHECK_EQ_STR(m, "unknown format 'ulidd' (did you mean ulid?)");
+    CHECK(toid_format_name_error(S("frob"), m, sizeof m) > 0);
+    CHECK_EQ_STR(m, "unknown format 'frob'");
+    CHECK(toid_format_name_error(S("a'b\n"), m, sizeof m) > 0);
+    CHECK_EQ_STR(m, "unknown format 'a\\x27b\\x0a'");
+    char long_name[100];
+    memset(long_name, 'q', sizeof long_name);
+    CHECK(toid_format_name_error(long_name, sizeof long_name, m, sizeof m) > 0);
+    CHECK(strstr(m, "qqq...'") != NULL && strlen(m) < 80);
+    CHECK_EQ_INT(toid_format_name_error(S("ulidd"), m, 20), TOID_EBUFFER);
+}
+
 static void hexof(const uint8_t *b, size_t n, char *out) {
     for (size_t i = 0; i < n; i++)
         snprintf(out + 2 * i, 3, "%02x", b[i]);

@@ -320,8 +320,10 @@ int cli_next(cli_parser *p, const cli_option *opts, const char **value) {
 toid_format cli_format(const char *name) {
     int f = toid_format_by_name(name, strlen(name));
     if (f < 0) {
+        char msg[300];   /* the library's words, as every front end's */
+        toid_format_name_error(name, strlen(name), msg, sizeof msg);
         out_flush();
-        fprintf(stderr, "toid: unknown format '%s' (see 'toid formats')\n", cli_show(name));
+        fprintf(stderr, "toid: %s (see 'toid formats')\n", msg);
         exit(CLI_EXIT_USAGE);
     }
     return (toid_format)f;

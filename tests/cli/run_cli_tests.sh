@@ -281,6 +281,8 @@ g make-no-format make
 g make-no-fields make ulid
 g make-not-field make ulid 1469922850259
 g make-unknown-format make frob unix_ms=0
+g people-format-typo new ulidd
+g people-format-typo-inspect inspect -f UUID-7 017f22e2-79b0-7cc3-98c4-dc0c0c07398f
 g make-json-and-as make ulid unix_ms=0 --json --as hex
 g make-as-int-128 make ulid unix_ms=0 --as int
 g make-epoch-fixed make ulid unix_ms=0 --epoch 2020-01-01T00:00:00Z

@@ -250,6 +250,9 @@ check "inspect: format names in any case" grep -q '"format":"uuidv7"' \
     <<<"$(H "127.0.0.1:$HP/v1/inspect/UUIDv7/017f22e279b07cc398c4dc0c0c07398f")"
 check "inspect: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/inspect/nope/abc")" = 404 ]
 check "new: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/new/nope")" = 404 ]
+check "new: a mistyped format: 404 naming the nearest (the library's words)" \
+    grep -q '^{"error":"not_found","message":"unknown format '"'"'ulidd'"'"' (did you mean ulid?)"}$' \
+    <<<"$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/ulidd")"
 check "new: count=0 is 200 with no IDs (as toid new -n 0)" \
     [ "$(H -w '%{http_code}:%{size_download}' "127.0.0.1:$HP/v1/new/ulid?count=0")" = 200:0 ]
 check "new: count=0 as JSON is []" \
@@ -508,6 +511,8 @@ check "ID.INSPECT bad id is an error" grep -q '^ERR invalid id: bad character at
     <<<"$(R ID.INSPECT ulid 01ARZ3NDEKTSV4RRFFQ69G5FA_)"
 check "ID.INSPECT of a word is an error" grep -q '^ERR invalid id: a word, not an ID' <<<"$(R ID.INSPECT information)"
 check "ID.NEW unknown format is an error" grep -q "^ERR unknown format 'nope'" <<<"$(R ID.NEW nope)"
+check "ID.NEW a mistyped format: the nearest named" \
+    grep -q "^ERR unknown format 'nanoflkae' (did you mean nanoflake?)$" <<<"$(R ID.NEW nanoflkae)"
 check "ID.NEW count 0 is an empty array" [ "$(raw "$RP" 'ID.NEW ulid 0\r\nQUIT\r\n' | head -1)" = $'*0\r' ]
 check "ID.NEW count 10001 is an error" grep -q '^ERR count must be' <<<"$(R ID.NEW ulid 10001)"
 check "ID.NEW without a format is an error" grep -q '^ERR wrong number of arguments' <<<"$(R ID.NEW)"
