@@ -255,7 +255,9 @@ def test_libtoid_inside_the_module_stays_private():
 def test_type_stubs_declare_the_public_api():
     import ast
     import os
-    stub = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "toid", "__init__.pyi")
+    # the stubs beside the package imported: the build tree's, or an installed one's
+    stub = os.path.join(os.path.dirname(os.path.abspath(toid.__file__)), "__init__.pyi")
+    assert os.path.isfile(os.path.join(os.path.dirname(stub), "py.typed"))
     with open(stub, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     declared = set()
