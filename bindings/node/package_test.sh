@@ -14,7 +14,9 @@
 # that node (default: the npm on PATH). WORKDIR is emptied and used; VERSION
 # is the project's (CMakeLists.txt), which the package's must be. Offline:
 # the tarball has no dependencies; tsc and @types/node come from the
-# checkout's bindings/node/node_modules (npm ci there).
+# checkout's bindings/node/node_modules (npm ci there). TOID_WERROR=1 in the
+# environment (CMake passes its TOID_WERROR): a compiler warning in the
+# addon's builds fails the test.
 set -euo pipefail
 work=$1 version=$2 nodedir=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,6 +61,12 @@ mkdir "$work/proj"
 cd "$work/proj"
 npm init -y >/dev/null
 npm install --foreground-scripts "$tgz" >"$work/install.log" 2>&1 || { cat "$work/install.log"; fail "npm install $(basename "$tgz")"; }
+no_warnings() {
+    if [ "${TOID_WERROR:-0}" = 1 ] && grep -E '(error|warning): ' "$1" >/dev/null; then
+        grep -E '(error|warning): ' "$1"; fail "compiler warnings in $1"
+    fi
+}
+no_warnings "$work/install.log"
 addon=$work/proj/node_modules/toid/build/Release/toid.node
 [ -f "$addon" ] || fail "no $addon"
 exported=$(nm -D --defined-only "$addon" | awk '{print $3}' | sort | tr '\n' ' ')
@@ -133,6 +141,7 @@ cd "$work/proj2"
 npm init -y >/dev/null
 npm install --foreground-scripts "$work/checkout/bindings/node" >"$work/install2.log" 2>&1 ||
     { cat "$work/install2.log"; fail "npm install path/to/bindings/node"; }
+no_warnings "$work/install2.log"
 "$node" -e "const t = require('toid'); t.parse(t.uuidv7(), 'uuidv7')" || fail "require('toid') after npm install path/to/bindings/node"
 "$node" --input-type=module -e "import { ulid } from 'toid'; ulid();" || fail "import after npm install path/to/bindings/node"
 ok "npm install path/to/bindings/node into an empty project: built from the checkout's sources ($(took))"

@@ -13,6 +13,8 @@
 # WORKDIR: emptied and used; VERSION: the project's (CMakeLists.txt), which
 # the package's must be. Offline: pip runs with --no-index --no-build-isolation
 # (the build requirements from the environment's system site packages).
+# TOID_WERROR=1 in the environment (CMake passes its TOID_WERROR): the
+# package's C compiles with -Werror (setup.py reads it).
 set -euo pipefail
 py=$1 work=$2 version=$3
 here=$(cd "$(dirname "$0")" && pwd)
