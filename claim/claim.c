@@ -319,6 +319,12 @@ void claim_lose_all(toid_claimer *c, const char *why) {
     pthread_mutex_unlock(&c->mu);
 }
 
+/* Why an etcd claim is refused when the backend is not built in: a build
+ * outside CMake (the Python and Node packages) names what it missed. */
+#ifndef TOID_CLAIM_ETCD_MISSING
+#define TOID_CLAIM_ETCD_MISSING "libcurl and jansson were not found when toid was built"
+#endif
+
 static const claim_backend *const backends[] = {
     &claim_backend_local,
 #ifdef TOID_CLAIM_HAVE_ETCD
@@ -337,8 +343,8 @@ static const claim_backend *backend_of(const char *spec, const char **arg, char 
         }
     }
     if (strncmp(spec, "etcd", 4) == 0 && (spec[4] == '\0' || spec[4] == '='))
-        claim_err(err, err_size, "the etcd claim backend is not built in (libcurl and "
-                  "jansson were not found when toid was built)");
+        claim_err(err, err_size, "the etcd claim backend is not built in (%s)",
+                  TOID_CLAIM_ETCD_MISSING);
     else
         claim_err(err, err_size, "unknown claim backend '%s' (local, local=DIR or "
                   "etcd=URL[,URL...])", spec);

@@ -34,6 +34,17 @@ for _v in ("TOID_CLAIM", "TOID_CLAIM_PREFIX", "TOID_CLAIM_TTL"):
 
 
 
+# The package test (package_test.sh) runs this suite against an installed
+# package: it names where toid must come from, so that a toid of the source
+# tree or the build tree cannot be tested in its place.
+_FROM = os.environ.get("TOID_TEST_IMPORT_FROM")
+if _FROM:
+    import toid
+    _AT = os.path.realpath(toid.__file__)
+    if not _AT.startswith(os.path.realpath(_FROM) + os.sep):
+        raise pytest.UsageError(f"toid was imported from {_AT}, not from {_FROM}")
+
+
 @pytest.fixture(scope="session")
 def vectors_dir():
     d = os.environ.get("TOID_VECTORS_DIR") or os.path.join(HERE, "..", "..", "..", "..",
