@@ -1,7 +1,8 @@
 /* fuzz_normalize.c — lenient Crockford input: normalize never writes past
  * its buffer, its output has no hyphen, no lower case and no alias, it is
  * idempotent, and what then decodes as a ULID survives the ULID<->UUID
- * round trip. */
+ * round trip. Also any UUID's reading (toid_uuid_read, toid_uuid_detect)
+ * and a format name's suggestion (toid_format_nearest) on the same bytes. */
 #include "toid.h"
 
 #include <stdlib.h>
@@ -29,6 +30,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     /* raw bytes as a UUID */
     if (toid_uuid_to_ulid((const char *)data, size, ulid, sizeof ulid, NULL) == 26)
         REQUIRE(toid_ulid_to_uuid(ulid, 26, uuid, sizeof uuid, NULL) == 36);
+    /* any UUID: what reads renders, its text reads back to the same bytes,
+     * and detection as a UUID implies a reading */
+    toid_uuid_info u, v;
+    char json[300], lines[300];
+    int r = toid_uuid_read((const char *)data, size, &u, NULL);
+    REQUIRE(r == 0 || r == TOID_ELENGTH || r == TOID_ECHAR);
+    if (r == 0) {
+        REQUIRE(toid_uuid_json(&u, json, sizeof json) > 0 && toid_uuid_text(&u, lines, sizeof lines) > 0);
+        toid_uuid_canonical((const char *)data, size, uuid, sizeof uuid, NULL);
+        REQUIRE(toid_uuid_read(uuid, 36, &v, NULL) == 0 && memcmp(u.bytes, v.bytes, 16) == 0);
+        REQUIRE(!u.has_time || u.version == 1 || u.version == 6 || u.version == 7);
+    }
+    if (toid_uuid_detect((const char *)data, size, &v))
+        REQUIRE(r == 0);
+    /* a format name: the nearest is a format, and the message fits */
+    int f = toid_format_nearest((const char *)data, size);
+    REQUIRE(f == TOID_EINVAL || toid_format_get((toid_format)f) != NULL);
+    REQUIRE(toid_format_name_error((const char *)data, size, json, sizeof json) > 0);
     free(out);
     free(twice);
     return 0;

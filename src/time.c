@@ -317,7 +317,7 @@ static int parse_relative(const char *s, size_t len, int64_t *at) {
     do {
         uint64_t v;
         int64_t unit;
-        if (number(s, len, &i, &v) < 0 || v > (UINT64_C(1) << 40))
+        if (number(s, len, &i, &v) < 0)
             return TOID_EINVAL;
         if (i + 1 < len && s[i] == 'm' && s[i + 1] == 's') {
             unit = 1;
@@ -334,10 +334,12 @@ static int parse_relative(const char *s, size_t len, int64_t *at) {
         } else {
             return TOID_EINVAL;   /* a number without its unit */
         }
-        /* each term below 2^40 * 2^30, and few fit in 64 bytes: no overflow */
-        total += (int64_t)v * unit;
-        if (total > (INT64_C(1) << 62))
+        /* at most 2^62 ms in all (far past any format's span), checked
+         * before each step so that nothing overflows */
+        const int64_t limit = INT64_C(1) << 62;
+        if (v > (uint64_t)(limit / unit) || (int64_t)v * unit > limit - total)
             return TOID_EINVAL;
+        total += (int64_t)v * unit;
     } while (i < len);
     *at = t + sign * total;
     return 0;

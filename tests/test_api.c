@@ -189,7 +189,10 @@ TEST_CASE(relative_times) {
     CHECK(toid_parse_time_span(S("-15"), &lo, &hi, NULL) == 0 && lo == -15);          /* unix ms */
     CHECK(toid_parse_time_span(S("15s"), &lo, &hi, NULL) == 0 && lo == 15000 && hi == 15999);
     static const char *const bad[] = {"now-", "now-1", "now1h", "now-1x", "-1hx", "+1", "now--1h",
-                                      "now-1h-", "-1h 2m", "now-99999999999999h", "Now"};
+                                      "now-1h-", "-1h 2m", "now-99999999999999h", "Now",
+                                      /* found by fuzz_time: a term whose ms overflowed */
+                                      "-847004201711wwwwwwwwwwwwwwwwwwwwwwwwwwwwww03537",
+                                      "+9223372036854775807ms", "+4611686018427387904ms1ms"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_EQ_INT(toid_parse_time_span(bad[i], strlen(bad[i]), &lo, &hi, NULL), TOID_EINVAL);
     toid_set_clock(NULL, NULL);
