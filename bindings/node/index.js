@@ -5,21 +5,9 @@
 // ulid() and uuidv7() are the addon's functions themselves: nothing in
 // JavaScript runs between the caller and the library on the hot path.
 
-const path = require('path');
-
-// The addon: $TOID_NODE_ADDON, else the one node-gyp built beside this file
-// (npm run build), else the one the checkout's CMake build made in build/.
-function loadAddon() {
-  const fs = require('fs');
-  const candidates = process.env.TOID_NODE_ADDON ? [process.env.TOID_NODE_ADDON] : [
-    path.join(__dirname, 'build', 'Release', 'toid.node'),
-    path.join(__dirname, '..', '..', 'build', 'bindings', 'node', 'build', 'Release', 'toid.node'),
-  ];
-  const found = candidates.find((p) => fs.existsSync(p));
-  if (!found) throw new Error(`toid: the addon is not built (looked for ${candidates.join(', ')})`);
-  return require(found);
-}
-const native = loadAddon();
+// The addon itself (addon.js): not exported, so its benchmark hooks stay
+// out of the API; bench/bench.js requires it directly.
+const native = require('./addon.js');
 
 // A node format (nanoflake, ulid-flake-scalable, uid11-seq) made no ID
 // because its node could not be claimed, or its claim did not admit the ID.
@@ -311,10 +299,6 @@ const toid = {
   Claim,
   ClaimError,
   libraryVersion: native.version(),
-  /** @internal the floor of a call into the addon (benchmarks) */
-  _noop: native.noop,
-  /** @internal n IDs made by the C library alone (benchmarks) */
-  _cLoop(format, n) { native.cLoop(formatIndex(format), n); },
 };
 
 module.exports = toid;

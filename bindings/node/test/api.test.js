@@ -164,3 +164,13 @@ test('Generator: a generator of its own, with its own node', () => {
   const many = u.newMany(20000);
   assert.equal(new Set(many).size, many.length);
 });
+
+test('the benchmark hooks are not exported; newMany gives separate strings', () => {
+  for (const k of ['_noop', '_cLoop', 'noop', 'cLoop', 'batchJson']) assert.equal(toid[k], undefined, k);
+  const ids = toid.newMany('uuidv7', 3);
+  assert.ok(ids.every((t) => typeof t === 'string' && t.length === 36));
+  assert.deepEqual(toid.newMany('ulid', 0), []);
+  const g = new toid.Generator('scru160');
+  assert.equal(g.newMany(1).length, 1);
+  assert.throws(() => toid.newMany('ulid', -1), RangeError);
+});
