@@ -1450,15 +1450,19 @@ static napi_value js_make(napi_env env, napi_callback_info info) {
         CHECK(env, napi_get_value_string_utf8(env, v, value, sizeof value, &vlen));
         int rc = toid_fields_set((toid_format)f, &in, name, nlen, value, vlen);
         if (rc < 0) {
-            char what[160];
-            snprintf(what, sizeof what, "make: field %s=%s", name, value);
+            char what[200];   /* the field is the parameter, as Python's make says it */
+            snprintf(what, sizeof what, "make: %s: '%s' for %s", name, value,
+                     toid_format_get((toid_format)f)->name);
             return throw_value(env, what, rc);
         }
     }
     uint8_t bin[TOID_BIN_MAX];
     int rc = toid_make((toid_format)f, &in, epoch, bin);
-    if (rc < 0)
-        return throw_value(env, "make", rc);
+    if (rc < 0) {
+        char what[80];
+        snprintf(what, sizeof what, "make: a %s of these fields", toid_format_get((toid_format)f)->name);
+        return throw_value(env, what, rc);
+    }
     return bytes_value(env, (toid_format)f, bin);
 }
 

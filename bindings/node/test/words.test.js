@@ -241,3 +241,10 @@ test('ULID <-> UUID, and an ID from a UUID', () => {
   });
   assert.throws(() => toid.parse(toid.new('scru160')).uuid, { message: 'uuid: a scru160 is not a UUID (ulid and uuidv7 are) (invalid)' });
 });
+
+test('make names the field at fault, as Python\'s make does', () => {
+  assert.throws(() => toid.make('ulid', { unix_ms: 'x' }), { message: "make: unix_ms: 'x' for ulid: invalid argument (invalid)" });
+  assert.throws(() => toid.make('nanoflake', { unix_ms: 0 }), {
+    message: 'make: a nanoflake of these fields: time out of range for the format (range)',
+  });
+});

@@ -270,3 +270,14 @@ def test_id_from_a_uuid_text():
         toid.ID.from_uuid(V4, "nanoflake")
     with pytest.raises(toid.ParseError, match=r"^from_uuid: text: 'nope'"):
         toid.ID.from_uuid("nope")
+
+
+def test_make_names_the_field_at_fault():
+    with pytest.raises(ValueError) as e:
+        toid.make("ulid", unix_ms="x")
+    assert str(e.value) == "make: unix_ms: 'x' for ulid: invalid argument (invalid)"
+    with pytest.raises(ValueError) as e:
+        toid.make("nanoflake", unix_ms=0)
+    assert str(e.value) == "make: a nanoflake of these fields: time out of range for the format (range)"
+    with pytest.raises(ValueError, match=r"^make: time: .* is a naive datetime"):
+        toid.make("ulid", time=dt.datetime(2024, 1, 1))
