@@ -46,6 +46,10 @@ void pgtoid_error(const pgtoid_fmt *fmt, int rc, const char *what) pg_attribute_
 Datum pgtoid_ms_to_timestamptz(int64 unix_ms);
 int64 pgtoid_timestamptz_to_ms(Datum ts);
 
+/* Raises 22008 "time out of range for <format>", naming the span the
+ * format holds (never returns). */
+void pgtoid_time_range_error(const pgtoid_fmt *fmt) pg_attribute_noreturn();
+
 /* The generation module's start-up: GUC and shared memory (pg_gen.c). */
 void pgtoid_gen_init(void);
 
