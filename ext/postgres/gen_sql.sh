@@ -118,6 +118,9 @@ EOF
     # RESTRICTED: without preloading a parallel worker would have its own
     # generator, breaking the per-backend order of one statement.
     c_fn ${t}_new "" $sqlt toid_pg_new "VOLATILE PARALLEL RESTRICTED"
+    # at a given time (backfills): the C function decides from the library's
+    # layout which formats can make them unique, and refuses the others
+    c_fn ${t}_new timestamptz $sqlt toid_pg_new_at "VOLATILE STRICT PARALLEL RESTRICTED"
     c_fn ${t}_time $sqlt timestamptz toid_pg_time
     # a time's bounds: a timestamptz is an instant; a text (the library's
     # reading) and a date name spans. STABLE: 'now' and the session's TimeZone.
@@ -130,6 +133,7 @@ EOF
     c_fn ${t}_inspect $sqlt jsonb toid_pg_inspect
     c_fn ${t}_make jsonb $sqlt toid_pg_make
     echo "COMMENT ON FUNCTION ${t}_new() IS 'a new $name ID (monotonic across backends when toid is preloaded)';"
+    echo "COMMENT ON FUNCTION ${t}_new(timestamptz) IS 'a new $name ID at the given instant, for backfills (not ordered against ${t}_new())';"
     echo "COMMENT ON FUNCTION ${t}_min(timestamptz) IS 'the smallest $name of the millisecond holding the instant';"
     echo "COMMENT ON FUNCTION ${t}_max(timestamptz) IS 'the largest $name of the millisecond holding the instant';"
     echo "COMMENT ON FUNCTION ${t}_min(text) IS 'the smallest $name of the first millisecond of the time written (''2024-01-01'': the day, UTC)';"
