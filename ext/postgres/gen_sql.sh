@@ -29,6 +29,19 @@ COMMENT ON FUNCTION toid_claims() IS 'the node claims of the node formats (toid 
 CREATE VIEW toid_claims AS SELECT * FROM toid_claims();
 COMMENT ON VIEW toid_claims IS 'the node claims of the node formats: which node this cluster holds, from where, until when';
 
+-- any UUID, whatever its version (uuidv7_* take version 7 only)
+CREATE FUNCTION toid_uuid_version(uuid) RETURNS int
+    AS 'MODULE_PATHNAME', 'toid_pg_uuid_version' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION toid_uuid_variant(uuid) RETURNS text
+    AS 'MODULE_PATHNAME', 'toid_pg_uuid_variant' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION toid_uuid_time(uuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'toid_pg_uuid_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION toid_uuid_inspect(uuid) RETURNS jsonb
+    AS 'MODULE_PATHNAME', 'toid_pg_uuid_inspect' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION toid_uuid_version(uuid) IS 'the version of a UUID of RFC 9562''s variant (1..8), else NULL';
+COMMENT ON FUNCTION toid_uuid_variant(uuid) IS 'the variant of a UUID: rfc9562, ncs, microsoft, future, nil or max';
+COMMENT ON FUNCTION toid_uuid_time(uuid) IS 'the time of a UUID of version 1, 6 or 7 (to the millisecond), else NULL';
+COMMENT ON FUNCTION toid_uuid_inspect(uuid) IS 'the fields of any UUID: version, variant, time (1, 6, 7), clock_seq and node (1, 6)';
 EOF
 
 # c_fn NAME ARGS RET SYMBOL [VOLATILITY]: a function of the module
