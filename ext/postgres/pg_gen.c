@@ -258,12 +258,6 @@ static bool at_time_unique(toid_format f) {
     return info->node_max == 0 && info->caller_node_bits == 0 && free_bits(f) >= 62;
 }
 
-/* The SQL functions' prefix of f ("ulid_flake", "uuidv7"). */
-static const char *sql_token(toid_format f) {
-    const pgtoid_fmt *p = pgtoid_format_of(f);
-    return f == TOID_UUIDV7 ? "uuidv7" : p->type_name;
-}
-
 static pg_attribute_noreturn() void refuse_at_time(const pgtoid_fmt *fmt) {
     const toid_format_info *info = toid_format_get(fmt->f);
     char use[256] = "";
@@ -271,7 +265,7 @@ static pg_attribute_noreturn() void refuse_at_time(const pgtoid_fmt *fmt) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
         if (at_time_unique((toid_format)f) && used < sizeof use) {
             snprintf(use + used, sizeof use - used, "%s%s_new(timestamptz)", used ? ", " : "",
-                     sql_token((toid_format)f));
+                     pgtoid_format_of((toid_format)f)->token);
             used += strlen(use + used);
         }
     if (info->node_max || info->caller_node_bits)

@@ -20,6 +20,7 @@ typedef struct pgtoid_fmt {
     toid_format f;
     const char *type_name;  /* the SQL type: "ulid", "ulid_flake", ... ("uuid" for uuidv7) */
     const char *name;       /* the library's name: "ulid-flake" */
+    const char *token;      /* the SQL functions' prefix: "ulid_flake", "uuidv7" */
     int len;                /* binary size: 8, 16 or 20 */
     bool byval;             /* 8 bytes: an int64 Datum holding the (unsigned) value */
     bool is_unsigned;       /* uid11, uid11-seq: values up to 2^64-1, compared unsigned */
