@@ -655,6 +655,17 @@ typedef struct toid_layout_field {
 TOID_API int toid_layout(toid_format f, toid_layout_field *out);
 
 /*
+ * Whether IDs of f made at a given time (backfills: a past ms, fresh random
+ * bits) are unique by their random bits alone: no node (a field, or the
+ * caller's low bits) and at least 62 bits a ms that neither the time nor a
+ * fixed value decides (ulid, uuidv7, scru160). An ID at a past time cannot
+ * be made unique against what a node or a small random space already issued
+ * in that ms, so the front ends refuse the others. *free_bits (may be NULL)
+ * gets that count. Returns 1, 0, or TOID_EINVAL.
+ */
+TOID_API int toid_at_time_unique(toid_format f, unsigned *free_bits);
+
+/*
  * The value of one layout field of bin as text and a NUL: for a field with a
  * field_id, exactly what toid_describe() gives for it (so "ts" counts from
  * epoch_ms); otherwise the bits as an unsigned decimal integer. Returns the

@@ -239,23 +239,17 @@ PG_FUNCTION_INFO_V1(toid_pg_new_at);
 
 static toid_gen *at_gens[TOID_FORMAT_COUNT];
 
-/* Bits of an ID of f at a given ms that neither the time nor a fixed value
- * decides (random bits, a counter with a random start). */
-static unsigned free_bits(toid_format f) {
-    toid_layout_field lay[TOID_LAYOUT_MAX];
-    int n = toid_layout(f, lay);
-    unsigned bits = 0;
-    for (int i = 0; i < n; i++)
-        if (lay[i].kind == TOID_LAYOUT_FIELD || lay[i].kind == TOID_LAYOUT_OTHER)
-            bits += lay[i].bit_width;
-    return bits;
+/* The formats whose IDs at a given time can be unique (the library's rule). */
+static bool at_time_unique(toid_format f) {
+    return toid_at_time_unique(f, NULL) == 1;
 }
 
-/* The formats whose IDs at a given time can be unique: no node (a field or
- * the caller's low bits) and at least 62 free bits. */
-static bool at_time_unique(toid_format f) {
-    const toid_format_info *info = toid_format_get(f);
-    return info->node_max == 0 && info->caller_node_bits == 0 && free_bits(f) >= 62;
+/* Bits of an ID of f at a given ms that neither the time nor a fixed value
+ * decides (the library's count). */
+static unsigned free_bits(toid_format f) {
+    unsigned bits = 0;
+    toid_at_time_unique(f, &bits);
+    return bits;
 }
 
 static pg_attribute_noreturn() void refuse_at_time(const pgtoid_fmt *fmt) {

@@ -53,16 +53,7 @@ void toidsql_gens_init(void) { pthread_once(&fork_once, install_fork_handler); }
 unsigned toidsql_fork_count(void) { return atomic_load_explicit(&fork_count, memory_order_relaxed); }
 
 int toidsql_at_time_unique(toid_format f, unsigned *free_bits) {
-    const toid_format_info *fi = toid_format_get(f);
-    toid_layout_field lay[TOID_LAYOUT_MAX];
-    int n = toid_layout(f, lay);
-    unsigned bits = 0;
-    for (int i = 0; i < n; i++)
-        if (lay[i].kind == TOID_LAYOUT_FIELD || lay[i].kind == TOID_LAYOUT_OTHER)
-            bits += lay[i].bit_width;
-    if (free_bits)
-        *free_bits = bits;
-    return fi && fi->node_max == 0 && fi->caller_node_bits == 0 && bits >= 62;
+    return toid_at_time_unique(f, free_bits) == 1;   /* the library's rule */
 }
 
 /* The generator settings of the extension: the format's defaults, except
