@@ -3,7 +3,7 @@
 export type FormatName =
   | 'ulid' | 'ulid-flake' | 'ulid-flake-scalable' | 'scru160'
   | 'nanoflake' | 'uid11' | 'uid11-seq' | 'uuidv7'
-  // read only: the layouts reference libraries write (parse, timeBounds; never generated)
+  // read only: the layouts reference libraries write (parse and timeBounds, never generated)
   | 'nanoflake-ref24' | 'uid11-ref44';
 /** The formats whose generator carries a node (FormatInfo.nodeMax is not null); these and
  * uid11-seq (its 10 low bits) claim their nodes. */
