@@ -16,7 +16,8 @@ static const char *const drop_names[DROP_COUNT] = {"idle", "request_timeout", "w
 static int per_format(sbuf *o, const char *name, const char *help, _Atomic uint64_t *v) {
     int rc = sbuf_printf(o, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-        rc |= sbuf_printf(o, "%s{format=\"%s\"} %" PRIu64 "\n", name,
+        if (toid_format_get((toid_format)f)->generates)     /* not the read-only variants */
+            rc |= sbuf_printf(o, "%s{format=\"%s\"} %" PRIu64 "\n", name,
                           toid_format_get((toid_format)f)->name, LOAD(v[f]));
     return rc;
 }

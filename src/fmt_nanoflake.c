@@ -40,7 +40,7 @@ const toid__format toid__fmt_nanoflake = {
         .default_epoch_ms = TOID__EPOCH_2024, .epoch_configurable = 1,
         .has_int = 1, .int_max = TOID__MAX63, .ts_bits = 41,
         .spec = "Nanoflake specification",
-        .node_bits = 10, .node_max = 1023, .detect_rank = 8, .detected = 1, .text_lower = 1,
+        .node_bits = 10, .node_max = 1023, .detect_rank = 8, .generates = 1, .detected = 1, .text_lower = 1,
     },
     TOID__DECODE(nanoflake_decode), TOID__ENCODE(nanoflake_encode),
     .ts_shift = 22, .nfields = 2,

@@ -28,10 +28,10 @@ static const char usage_head[] =
     "  -V, --version              show the version\n"
     "\n"
     "Formats:";
+static const char usage_names[] = " (any case; aliases uuid7, xid).\n";
 static const char usage_tail[] =
-    " (any case; aliases uuid7, xid). TIME is ISO 8601 (2024,\n"
-    "2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer unix ms, now, or\n"
-    "relative to now (now-1h, -15m, +2d).\n"
+    "TIME is ISO 8601 (2024, 2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer\n"
+    "unix ms, now, or relative to now (now-1h, -15m, +2d).\n"
     "Exit status: 0 success, 1 an invalid input or a failure, 2 a usage error.\n"
     "See toid(1) for the details.\n";
 
@@ -57,6 +57,8 @@ static void print_usage(void) {
     out_str(usage_head);
     size_t col = strlen("Formats:");
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        if (!toid_format_get((toid_format)f)->generates)
+            continue;           /* the read-only variants: their own line */
         const char *name = toid_format_get((toid_format)f)->name;
         size_t n = strlen(name);
         if (col + 1 + n > 79) {
@@ -69,6 +71,30 @@ static void print_usage(void) {
         out_str(name);
         col += n;
     }
+    out_str(usage_names);
+    const char *lead = "Read only, with -f (the layouts of reference libraries):";
+    col = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const char *name = toid_format_get((toid_format)f)->name;
+        if (toid_format_get((toid_format)f)->generates)
+            continue;
+        if (lead) {
+            out_str(lead);
+            col = strlen(lead);
+            lead = NULL;
+        }
+        if (col + 1 + strlen(name) > 79) {
+            out_char('\n');
+            col = 0;
+        } else {
+            out_char(' ');
+            col++;
+        }
+        out_str(name);
+        col += strlen(name);
+    }
+    if (!lead)
+        out_str(".\n");
     out_str(usage_tail);
 }
 

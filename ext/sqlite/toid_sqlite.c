@@ -150,6 +150,12 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     }
     if (rc < 0)
         return -1;
+    if (!toid_format_get(*f)->generates) {
+        toidsql_fail_text(ctx, fn, *f,
+                          "read-only format (the layout a reference library writes): "
+                          "toid_inspect, toid_time and the bounds read it, nothing generates it (invalid)");
+        return -1;
+    }
     conn_state *st = sqlite3_user_data(ctx);
     if (toidsql_node_max(*f) > 0)
         return generate_claimed(ctx, fn, st, *f, bin);

@@ -4,7 +4,9 @@ import uuid
 from typing import Any, Dict, List, Literal, Optional, Tuple, Union, overload
 
 FormatName = Literal["ulid", "ulid-flake", "ulid-flake-scalable", "scru160", "nanoflake",
-                     "uid11", "uid11-seq", "uuidv7"]
+                     "uid11", "uid11-seq", "uuidv7",
+                     # read only: the layouts reference libraries write (parse; never generated)
+                     "nanoflake-ref24", "uid11-ref44"]
 Epoch = Union[int, datetime.datetime, None]
 
 __version__: str
