@@ -676,7 +676,8 @@ TOID_API int toid_layout(toid_format f, toid_layout_field *out);
 
 /*
  * Whether IDs of f made at a given time (backfills: a past ms, fresh random
- * bits) are unique by their random bits alone: no node (a field, or the
+ * bits) are unique by their random bits alone: a format toid generates,
+ * no node (a field, or the
  * caller's low bits) and at least 62 bits a ms that neither the time nor a
  * fixed value decides (ulid, uuidv7, scru160). An ID at a past time cannot
  * be made unique against what a node or a small random space already issued

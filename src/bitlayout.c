@@ -157,5 +157,5 @@ int toid_at_time_unique(toid_format f, unsigned *free_bits) {
     if (free_bits)
         *free_bits = bits;
     const toid_format_info *fi = toid_format_get(f);
-    return fi->node_max == 0 && fi->caller_node_bits == 0 && bits >= 62;
+    return fi->generates && fi->node_max == 0 && fi->caller_node_bits == 0 && bits >= 62;
 }

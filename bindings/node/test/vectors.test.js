@@ -36,7 +36,8 @@ function unescape(col) {
 
 // the repository's own vectors (tests/vectors: the read-only variants), where
 // the shared set has no file for a format
-const ownDir = path.join(__dirname, '..', '..', '..', 'tests', 'vectors');
+// ($TOID_OWN_VECTORS_DIR: CTest sets it, for the suite run from an installed package)
+const ownDir = process.env.TOID_OWN_VECTORS_DIR || path.join(__dirname, '..', '..', '..', 'tests', 'vectors');
 
 function lines(format) {
   let file = path.join(dir, `${format}.tsv`);

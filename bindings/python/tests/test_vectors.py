@@ -18,7 +18,9 @@ def unescape(col):
 
 # the repository's own vectors (tests/vectors: the read-only variants), where
 # the shared set has no file for a format
-OWN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "vectors")
+# ($TOID_OWN_VECTORS_DIR: CTest sets it, for the suite run from an installed package)
+OWN_DIR = os.environ.get("TOID_OWN_VECTORS_DIR") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tests", "vectors")
 
 
 def cases(vectors_dir, fmt):
