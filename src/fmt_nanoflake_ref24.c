@@ -11,21 +11,6 @@
 #include "codec.h"
 #include "flake13.h"
 
-static int nanoflake_ref24_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
-    if (len < 1 || len > 13)
-        return TOID_ELENGTH;
-    uint64_t v;
-    int rc = toid__base36_decode(s, len, &v, err_pos);
-    if (rc < 0)
-        return rc;
-    toid__store64(bin, v);
-    return 0;
-}
-
-static void nanoflake_ref24_encode(const uint8_t *bin, char *out) {
-    toid__base36_encode13(toid__load64(bin), out);
-}
-
 /* Bits 22 and 23, between the time and the generator: always 0 in the
  * libraries' IDs, read as they are. */
 static const toid__span layout_extra[1] = {{"unused", 40, 2}};
@@ -39,7 +24,7 @@ const toid__format toid__fmt_nanoflake_ref24 = {
         .spec = "read only: the nanoflakes Java/Kotlin libraries' layout (time << 24, not the spec's 22)",
         .text_lower = 1, .variant_of = "nanoflake",
     },
-    TOID__DECODE(nanoflake_ref24_decode), TOID__ENCODE(nanoflake_ref24_encode),
+    TOID__DECODE(toid__nanoflake_decode), TOID__ENCODE(toid__nanoflake_encode),
     .ts_shift = 24, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
     .extra = layout_extra, .nextra = 1,

@@ -52,49 +52,43 @@ static const command *find_command(const char *name) {
     return NULL;
 }
 
-/* The help with the formats the library has, wrapped before column 80. */
+/* The names of the formats that generate (or the read-only ones), each
+ * after a space, wrapped before column 80; col is where the line stands. */
+static void put_names(int generates, size_t *col) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const toid_format_info *fi = toid_format_get((toid_format)f);
+        if (!fi->generates != !generates)
+            continue;
+        size_t n = strlen(fi->name);
+        if (*col + 1 + n > 79) {
+            out_char('\n');
+            *col = 0;
+        } else {
+            out_char(' ');
+            (*col)++;
+        }
+        out_str(fi->name);
+        *col += n;
+    }
+}
+
+/* The help with the formats the library has, wrapped before column 80: the
+ * ones it generates, then the read-only variants on a line of their own. */
 static void print_usage(void) {
     out_str(usage_head);
     size_t col = strlen("Formats:");
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        if (!toid_format_get((toid_format)f)->generates)
-            continue;           /* the read-only variants: their own line */
-        const char *name = toid_format_get((toid_format)f)->name;
-        size_t n = strlen(name);
-        if (col + 1 + n > 79) {
-            out_char('\n');
-            col = 0;
-        } else {
-            out_char(' ');
-            col++;
-        }
-        out_str(name);
-        col += n;
-    }
+    put_names(1, &col);
     out_str(usage_names);
-    const char *lead = "Read only, with -f (the layouts of reference libraries):";
-    col = 0;
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        const char *name = toid_format_get((toid_format)f)->name;
-        if (toid_format_get((toid_format)f)->generates)
-            continue;
-        if (lead) {
-            out_str(lead);
-            col = strlen(lead);
-            lead = NULL;
-        }
-        if (col + 1 + strlen(name) > 79) {
-            out_char('\n');
-            col = 0;
-        } else {
-            out_char(' ');
-            col++;
-        }
-        out_str(name);
-        col += strlen(name);
-    }
-    if (!lead)
+    int read_only = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        read_only |= !toid_format_get((toid_format)f)->generates;
+    if (read_only) {
+        const char *lead = "Read only, with -f (the layouts of reference libraries):";
+        col = strlen(lead);
+        out_str(lead);
+        put_names(0, &col);
         out_str(".\n");
+    }
     out_str(usage_tail);
 }
 
