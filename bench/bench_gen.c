@@ -283,7 +283,7 @@ int main(int argc, char **argv) {
         runs = atoi(argv[1]);
     if (argc > 2 && atol(argv[2]) > 0)
         ops = atol(argv[2]);
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {      /* the shared generators wait when a ms is full */
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (toid_format_get((toid_format)f)->generates) {      /* the shared generators wait when a ms is full */
         toid_gen_config c;
         toid_gen_config_default((toid_format)f, &c);
         if (f != TOID_UUIDV7)
@@ -310,7 +310,7 @@ int main(int argc, char **argv) {
     printf("%-20s %8s %8s %8s %8s %7s | %10s %8s %8s %8s %8s\n", "", "shared", "private", "binary", "+text",
            "clock", "M IDs/s", "own gen", "shared", "shared", "per-thr");
     double ss_lo[TOID_FORMAT_COUNT], ss_hi[TOID_FORMAT_COUNT];
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (toid_format_get((toid_format)f)->generates) {
         toid_format fmt = (toid_format)f;
         double shared = burst_median(burst_shared, fmt, BURST);
         init_private(&burst_room.g, fmt, 0);
@@ -330,7 +330,7 @@ int main(int argc, char **argv) {
                toid_format_get(fmt)->name, shared, priv, b, bt, shared / clk, sustained, sp, ss, s4, per);
     }
     printf("\n2 thr shared, the least and the greatest of the runs (the noise of the machine and its host):");
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (toid_format_get((toid_format)f)->generates)
         printf("%s %s %.2f-%.2f", f % 4 ? "," : "\n ", toid_format_get((toid_format)f)->name, ss_lo[f], ss_hi[f]);
     printf("\n");
     int saved = runs;

@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
     printf("%-20s %6s %-15s | %-15s | %-15s\n", "", "", "1 process", "2 processes", "4 processes");
     printf("%-20s %6s %7s %7s | %7s %7s | %7s %7s\n", "format", "ns/ID", "private", "shared", "private", "shared",
            "private", "shared");
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (toid_format_get((toid_format)f)->generates) {
         toid_format fmt = (toid_format)f;
         double w[6], c[6];
         for (int k = 0; k < 6; k++)

@@ -6,6 +6,8 @@ _toid() {
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
     local formats="ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7"
+    # read only (toid never generates them): for -f, make and range, not new
+    local read_only="nanoflake-ref24 uid11-ref44"
     local commands="new inspect make range formats convert help"
     cmd=
     for ((i = 1; i < COMP_CWORD; i++)); do
@@ -19,7 +21,7 @@ _toid() {
         return
     fi
     case $prev in
-    -f | --format) COMPREPLY=($(compgen -W "$formats" -- "$cur")); return ;;
+    -f | --format) COMPREPLY=($(compgen -W "$formats $read_only" -- "$cur")); return ;;
     --as) COMPREPLY=($(compgen -W "text int hex" -- "$cur")); return ;;
     --color) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --to) COMPREPLY=($(compgen -W "text int hex bytes uuid ulid" -- "$cur")); return ;;
@@ -55,7 +57,8 @@ _toid() {
                esac ;;
             esac
         done
-        [ $n -eq 0 ] && COMPREPLY=($(compgen -W "$formats" -- "$cur"))
+        [ $n -eq 0 ] && [ "$cmd" = new ] && COMPREPLY=($(compgen -W "$formats" -- "$cur"))
+        [ $n -eq 0 ] && [ "$cmd" != new ] && COMPREPLY=($(compgen -W "$formats $read_only" -- "$cur"))
         ;;
     esac
 }

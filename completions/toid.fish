@@ -2,6 +2,8 @@
 # share/fish/vendor_completions.d/toid.fish.
 
 set -l formats ulid ulid-flake ulid-flake-scalable scru160 nanoflake uid11 uid11-seq uuidv7
+# read only (never generated: not for new)
+set -l read_only nanoflake-ref24 uid11-ref44
 set -l commands new inspect make range formats convert help
 
 complete -c toid -f
@@ -16,7 +18,8 @@ complete -c toid -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 
 complete -c toid -n "not __fish_seen_subcommand_from $commands" -s V -l version -d 'show the version'
 
 # the FORMAT operand
-complete -c toid -n "__fish_seen_subcommand_from new make range; and not __fish_seen_subcommand_from $formats" -a "$formats"
+complete -c toid -n "__fish_seen_subcommand_from new make range; and not __fish_seen_subcommand_from $formats $read_only" -a "$formats"
+complete -c toid -n "__fish_seen_subcommand_from make range; and not __fish_seen_subcommand_from $formats $read_only" -a "$read_only"
 complete -c toid -n "__fish_seen_subcommand_from help" -a "$commands"
 
 # new
@@ -32,7 +35,7 @@ complete -c toid -n "__fish_seen_subcommand_from new" -l claim-ttl -x -d 'etcd l
 complete -c toid -n "__fish_seen_subcommand_from new" -l no-claim -d 'claim nothing'
 
 # inspect
-complete -c toid -n "__fish_seen_subcommand_from inspect convert" -s f -l format -x -a "$formats" -d 'the format'
+complete -c toid -n "__fish_seen_subcommand_from inspect convert" -s f -l format -x -a "$formats $read_only" -d 'the format'
 complete -c toid -n "__fish_seen_subcommand_from inspect make range" -l epoch -x -d 'the epoch'
 complete -c toid -n "__fish_seen_subcommand_from inspect" -l lenient -d 'Crockford aliases and hyphens'
 complete -c toid -n "__fish_seen_subcommand_from inspect" -l int -d 'decimal integers'

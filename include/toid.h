@@ -50,6 +50,14 @@ TOID_API const char *toid_version(void);
  * The one list of formats. X(ID, name_token, "cli-name"). Everything that
  * enumerates formats (the enum below, the library's registry, the CLI, the
  * server) is derived from this list; adding a format adds one line here.
+ *
+ * The last entries are read-only variants (toid_format_info.generates 0,
+ * variant_of set): the layouts that published reference libraries write
+ * where they depart from their own spec (nanoflake-ref24: the nanoflakes
+ * Java and Kotlin libraries shift the time by 24 bits, not 22; uid11-ref44:
+ * gurki/uid11's code before its spec's 1.0 split 44/20, not 42/22). toid
+ * reads, converts, inspects and bounds them when they are named; it never
+ * generates them and detection never returns them.
  */
 #define TOID_FORMAT_LIST(X)                                   \
     X(ULID, ulid, "ulid")                                     \
@@ -59,7 +67,9 @@ TOID_API const char *toid_version(void);
     X(NANOFLAKE, nanoflake, "nanoflake")                      \
     X(UID11, uid11, "uid11")                                  \
     X(UID11_SEQ, uid11_seq, "uid11-seq")                      \
-    X(UUIDV7, uuidv7, "uuidv7")
+    X(UUIDV7, uuidv7, "uuidv7")                               \
+    X(NANOFLAKE_REF24, nanoflake_ref24, "nanoflake-ref24")    \
+    X(UID11_REF44, uid11_ref44, "uid11-ref44")
 
 /* A format. TOID_FORMAT_COUNT is the number of formats. */
 typedef enum toid_format {
@@ -111,7 +121,8 @@ typedef struct toid_format_info {
      * greater than the one before. */
     int random_order;
     /* The place of the format (1, 2, ...; unique) in the order detection
-     * tries formats (toid_detect_flags) and TOID_DETECT_ALL lists them. */
+     * tries formats (toid_detect_flags) and TOID_DETECT_ALL lists them; 0
+     * for a read-only variant (variant_of), which detection never tries. */
     unsigned detect_rank;
     /* 1 when detection considers the format on its own; 0 for the formats
      * whose texts are another's (uid11-seq: uid11's, ulid-flake-scalable:
@@ -121,6 +132,15 @@ typedef struct toid_format_info {
      * text with lower-case letters and no upper-case ones detection tries
      * these formats before the others of the same length. */
     int text_lower;
+    /* 1 when toid generates the format (toid_gen_init, toid_new, ...); 0 for
+     * a read-only variant, which those refuse with TOID_EINVAL
+     * (toid_gen_config_explain says why). */
+    int generates;
+    /* A read-only variant: the name of the format whose text it shares and
+     * whose spec it departs from ("nanoflake" for nanoflake-ref24), and
+     * detect_rank 0 and detected 0: never detected, never reported by
+     * detection, even with TOID_DETECT_ALL. NULL for the other formats. */
+    const char *variant_of;
 } toid_format_info;
 
 /* The description of format f, or NULL if f is not a format. */
@@ -653,6 +673,18 @@ typedef struct toid_layout_field {
  * or TOID_EINVAL.
  */
 TOID_API int toid_layout(toid_format f, toid_layout_field *out);
+
+/*
+ * Whether IDs of f made at a given time (backfills: a past ms, fresh random
+ * bits) are unique by their random bits alone: a format toid generates,
+ * no node (a field, or the
+ * caller's low bits) and at least 62 bits a ms that neither the time nor a
+ * fixed value decides (ulid, uuidv7, scru160). An ID at a past time cannot
+ * be made unique against what a node or a small random space already issued
+ * in that ms, so the front ends refuse the others. *free_bits (may be NULL)
+ * gets that count. Returns 1, 0, or TOID_EINVAL.
+ */
+TOID_API int toid_at_time_unique(toid_format f, unsigned *free_bits);
 
 /*
  * The value of one layout field of bin as text and a NUL: for a field with a

@@ -276,6 +276,10 @@ static int parse_formats(server_config *c, const char *arg) {
             toid_format_name_error(n, strlen(n), msg, sizeof msg);
             return bad("--formats: %s", msg);
         }
+        const toid_format_info *fi = toid_format_get((toid_format)f);
+        if (!fi->generates)
+            return bad("--formats: %s is read only (the layout a reference library writes): toidd inspects "
+                       "it and never generates it", fi->name);
         c->enabled[f] = 1;
         any = 1;
     }
@@ -359,7 +363,7 @@ static void print_formats(size_t col, int which) {
     int first = 1;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         toid_format fmt = (toid_format)f;
-        if (which != LIST_ALL && !config_is_node_format(fmt))
+        if ((which != LIST_ALL && !config_is_node_format(fmt)) || !toid_format_get(fmt)->generates)
             continue;
         char item[64];
         int n = which == LIST_NODE_RANGE
@@ -510,7 +514,7 @@ static void set_defaults(server_config *c) {
     c->clock_wait_max_ms = 2000;
     c->mark_wait_max_ms = 1000;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        c->enabled[f] = 1;
+        c->enabled[f] = toid_format_get((toid_format)f)->generates;     /* every format it can make */
         c->gen[f].format = (toid_format)f;
         c->gen[f].epoch_ms = TOID_EPOCH_DEFAULT;
     }
@@ -605,6 +609,8 @@ static int check_settings(server_config *c) {
     }
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
         char why[200];  /* the library names the setting and the reason */
+        if (!toid_format_get((toid_format)f)->generates)
+            continue;   /* a read-only variant has no generator */
         if (toid_gen_config_explain(&c->gen[f], TOID_FOR_GEN_INIT, why, sizeof why) < 0)
             return bad("generator settings refused: %s", why);
     }

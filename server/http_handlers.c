@@ -289,7 +289,7 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
     }
     int rc = ids_new(f, sc->bin, n);
     if (rc < 0) {
-        if (rc == IDS_EDISABLED) {
+        if (rc == IDS_EDISABLED || rc == IDS_EREADONLY) {
             r.status = 404;
         } else if (ids_error_is_temporary(rc)) {
             r.status = 503;
@@ -297,7 +297,8 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         } else {
             r.status = 500;
         }
-        return error_reply(out, sc, r, json, rc == IDS_EDISABLED ? "not_found" : ids_err_name(rc),
+        return error_reply(out, sc, r, json,
+                           rc == IDS_EDISABLED || rc == IDS_EREADONLY ? "not_found" : ids_err_name(rc),
                            ids_strerror(rc), -1);
     }
     size_t bs = toid_bin_size(f);

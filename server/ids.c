@@ -90,6 +90,8 @@ int ids_health(sbuf *o) {
 int ids_enabled(toid_format f) { return (unsigned)f < TOID_FORMAT_COUNT && enabled[f]; }
 
 int ids_new(toid_format f, uint8_t *out, size_t n) {
+    if ((unsigned)f < TOID_FORMAT_COUNT && !toid_format_get(f)->generates)
+        return IDS_EREADONLY;
     if ((unsigned)f >= TOID_FORMAT_COUNT || !enabled[f])
         return IDS_EDISABLED;
     int why = 0;
@@ -148,6 +150,8 @@ const char *ids_strerror(int err) {
     switch (err) {
     case IDS_EUNKNOWN: return "unknown format";
     case IDS_EDISABLED: return "format not enabled on this server";
+    case IDS_EREADONLY: return "read-only format (the layout a reference library writes): inspect, convert "
+                               "and range only, never generated";
     case IDS_ENOTDETECTED: return "no format accepts this ID";
     case TOID_CLAIM_EBEHIND: return "clock is behind the high-water mark of the node's previous holder";
     case TOID_CLAIM_EIO: return "cannot persist the high-water mark";
@@ -225,6 +229,8 @@ int ids_formats_json(sbuf *o) {
                              "\"alphabet\":\"%s\",\"epoch_ms\":%" PRId64 ",\"generate\":%s",
                           i ? "," : "", fi->name, fi->bits, fi->bin_size, fi->text_len,
                           fi->alphabet, epochs[i], enabled[i] ? "true" : "false");
+        if (fi->variant_of)     /* a read-only variant of a reference library */
+            rc |= sbuf_printf(o, ",\"variant_of\":\"%s\"", fi->variant_of);
         if (config_is_node_format((toid_format)i)) {
             int64_t node = claims_node((toid_format)i);
             if (node >= 0)

@@ -16,8 +16,17 @@ static const char *const drop_names[DROP_COUNT] = {"idle", "request_timeout", "w
 static int per_format(sbuf *o, const char *name, const char *help, _Atomic uint64_t *v) {
     int rc = sbuf_printf(o, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-        rc |= sbuf_printf(o, "%s{format=\"%s\"} %" PRIu64 "\n", name,
+        if (toid_format_get((toid_format)f)->generates)     /* not the read-only variants */
+            rc |= sbuf_printf(o, "%s{format=\"%s\"} %" PRIu64 "\n", name,
                           toid_format_get((toid_format)f)->name, LOAD(v[f]));
+    return rc;
+}
+
+/* A counter with one series per protocol. */
+static int per_proto(sbuf *o, const char *name, const char *help, _Atomic uint64_t *v) {
+    int rc = sbuf_printf(o, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+    for (int p = 0; p < PROTO_COUNT; p++)
+        rc |= sbuf_printf(o, "%s{protocol=\"%s\"} %" PRIu64 "\n", name, proto_names[p], LOAD(v[p]));
     return rc;
 }
 
@@ -48,32 +57,18 @@ int metrics_render(sbuf *o) {
     for (int p = 0; p < PROTO_COUNT; p++)
         rc |= sbuf_printf(o, "toidd_connections_open{protocol=\"%s\"} %" PRId64 "\n",
                           proto_names[p], LOAD(m->open[p]));
-    rc |= sbuf_str(o, "# HELP toidd_connections_accepted_total Connections accepted.\n"
-                      "# TYPE toidd_connections_accepted_total counter\n");
-    for (int p = 0; p < PROTO_COUNT; p++)
-        rc |= sbuf_printf(o, "toidd_connections_accepted_total{protocol=\"%s\"} %" PRIu64 "\n",
-                          proto_names[p], LOAD(m->accepted[p]));
-    rc |= sbuf_str(o, "# HELP toidd_connections_refused_total Connections refused (limit).\n"
-                      "# TYPE toidd_connections_refused_total counter\n");
-    for (int p = 0; p < PROTO_COUNT; p++)
-        rc |= sbuf_printf(o, "toidd_connections_refused_total{protocol=\"%s\"} %" PRIu64 "\n",
-                          proto_names[p], LOAD(m->refused[p]));
+    rc |= per_proto(o, "toidd_connections_accepted_total", "Connections accepted.", m->accepted);
+    rc |= per_proto(o, "toidd_connections_refused_total", "Connections refused (limit).", m->refused);
     rc |= sbuf_str(o, "# HELP toidd_connections_dropped_total Connections closed by the server.\n"
                       "# TYPE toidd_connections_dropped_total counter\n");
     for (int d = 0; d < DROP_COUNT; d++)
         rc |= sbuf_printf(o, "toidd_connections_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
                           drop_names[d], LOAD(m->dropped[d]));
-    rc |= sbuf_str(o, "# HELP toidd_tls_errors_total TLS connections ended by a TLS error "
-                      "(a failed handshake: no certificate, a bad one, no common version).\n"
-                      "# TYPE toidd_tls_errors_total counter\n");
-    for (int p = 0; p < PROTO_COUNT; p++)
-        rc |= sbuf_printf(o, "toidd_tls_errors_total{protocol=\"%s\"} %" PRIu64 "\n",
-                          proto_names[p], LOAD(m->tls_failed[p]));
-    rc |= sbuf_str(o, "# HELP toidd_tls_plaintext_refused_total Plain-text clients on a TLS port.\n"
-                      "# TYPE toidd_tls_plaintext_refused_total counter\n");
-    for (int p = 0; p < PROTO_COUNT; p++)
-        rc |= sbuf_printf(o, "toidd_tls_plaintext_refused_total{protocol=\"%s\"} %" PRIu64 "\n",
-                          proto_names[p], LOAD(m->tls_plaintext[p]));
+    rc |= per_proto(o, "toidd_tls_errors_total",
+                    "TLS connections ended by a TLS error (a failed handshake: no certificate, a "
+                    "bad one, no common version).", m->tls_failed);
+    rc |= per_proto(o, "toidd_tls_plaintext_refused_total", "Plain-text clients on a TLS port.",
+                    m->tls_plaintext);
     rc |= sbuf_printf(o, "# HELP toidd_tls_reloads_total TLS file reloads (SIGHUP) by result.\n"
                          "# TYPE toidd_tls_reloads_total counter\n"
                          "toidd_tls_reloads_total{result=\"ok\"} %" PRIu64 "\n"

@@ -95,7 +95,8 @@ int resp_cmd_new(const resp_cmd *cmd, resp_session *s, sbuf *o, scratch *sc,
         }
         if (n == 0) {   /* as the CLI's --count 0: no IDs, none spent */
             if (!ids_enabled(f)) {
-                snprintf(msg, sizeof msg, "ERR %s", ids_strerror(IDS_EDISABLED));
+                snprintf(msg, sizeof msg, "ERR %s",
+                         ids_strerror(toid_format_get(f)->generates ? IDS_EDISABLED : IDS_EREADONLY));
                 return err(o, msg);
             }
             return array(o, 0);

@@ -144,3 +144,18 @@ int toid_layout_value(toid_format f, const uint8_t *bin, int64_t epoch_ms,
     out[len] = '\0';
     return (int)len;
 }
+
+int toid_at_time_unique(toid_format f, unsigned *free_bits) {
+    toid_layout_field lay[TOID_LAYOUT_MAX];
+    int n = toid_layout(f, lay);
+    if (n < 0)
+        return TOID_EINVAL;
+    unsigned bits = 0;
+    for (int i = 0; i < n; i++)
+        if (lay[i].kind == TOID_LAYOUT_FIELD || lay[i].kind == TOID_LAYOUT_OTHER)
+            bits += lay[i].bit_width;
+    if (free_bits)
+        *free_bits = bits;
+    const toid_format_info *fi = toid_format_get(f);
+    return fi->generates && fi->node_max == 0 && fi->caller_node_bits == 0 && bits >= 62;
+}

@@ -155,8 +155,8 @@ static size_t try_order(const char *text, size_t len, unsigned flags, toid_forma
         for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
             const toid_format_info *fi = &toid__format_of((toid_format)f)->info;
             bool early = lower && fi->text_lower;
-            if ((!fi->detected && !(flags & TOID_DETECT_ALL)) || early != (pass == 0))
-                continue;
+            if (!fi->detect_rank || (!fi->detected && !(flags & TOID_DETECT_ALL)) || early != (pass == 0))
+                continue;               /* a read-only variant is never tried */
             size_t i = n++;             /* insertion by rank, stable */
             while (i > start && toid__format_of(order[i - 1])->info.detect_rank > fi->detect_rank) {
                 order[i] = order[i - 1];
@@ -217,12 +217,26 @@ int toid_decode_flags(toid_format f, const char *text, size_t len, unsigned flag
     return rc;
 }
 
+/* The read-only variants (detect_rank 0), which detection leaves out even
+ * with TOID_DETECT_ALL: found once, as crockford_formats. */
+static uint32_t variants(void) {
+    static _Atomic uint32_t known;   /* the set plus bit 31; 0: not yet */
+    uint32_t set = atomic_load_explicit(&known, memory_order_relaxed);
+    if (set)
+        return set & ~(1u << 31);
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        if (!toid__format_of((toid_format)f)->info.detect_rank)
+            set |= 1u << f;
+    atomic_store_explicit(&known, set | 1u << 31, memory_order_relaxed);
+    return set;
+}
+
 /* Which formats read the text: detection's (toid_detectable) or, with
  * TOID_DETECT_ALL, every decoder's (toid_accepting); with
  * TOID_DETECT_LENIENT also the Crockford formats that read it normalised. */
 static uint32_t readers(const char *text, size_t len, unsigned flags) {
     uint32_t (*which)(const char *, size_t) = flags & TOID_DETECT_ALL ? toid_accepting : toid_detectable;
-    uint32_t set = which(text, len);
+    uint32_t set = which(text, len) & ~variants();
     if (flags & TOID_DETECT_LENIENT) {
         char norm[NORM_MAX];
         int n = normalized(text, len, norm);

@@ -70,6 +70,11 @@ static inline void toid__flake_unpack(uint64_t w, toid_gen_head *g) {
     g->last_ms = w ? g->epoch_ms + (int64_t)(w >> 21) : INT64_MIN;
 }
 
+/* Nanoflake's text (1..13 base36 digits in, 13 out) and binary forms,
+ * shared by nanoflake-ref24 (fmt_nanoflake.c). */
+int toid__nanoflake_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) TOID__HIDDEN;
+void toid__nanoflake_encode(const uint8_t *bin, char *out) TOID__HIDDEN;
+
 /* 2024-01-01T00:00:00.000Z */
 #define TOID__EPOCH_2024 INT64_C(1704067200000)
 #define TOID__MAX63 (UINT64_MAX >> 1)

@@ -7,7 +7,8 @@
 #include "gen.h"
 #include "gen_owner.h"
 
-static int nanoflake_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
+/* (nanoflake-ref24 shares the text and binary forms) */
+int toid__nanoflake_decode(const char *s, size_t len, uint8_t *bin, size_t *err_pos) {
     if (len < 1 || len > 13)
         return TOID_ELENGTH;
     uint64_t v;
@@ -18,7 +19,7 @@ static int nanoflake_decode(const char *s, size_t len, uint8_t *bin, size_t *err
     return 0;
 }
 
-static void nanoflake_encode(const uint8_t *bin, char *out) {
+void toid__nanoflake_encode(const uint8_t *bin, char *out) {
     toid__base36_encode13(toid__load64(bin), out);
 }
 
@@ -40,9 +41,9 @@ const toid__format toid__fmt_nanoflake = {
         .default_epoch_ms = TOID__EPOCH_2024, .epoch_configurable = 1,
         .has_int = 1, .int_max = TOID__MAX63, .ts_bits = 41,
         .spec = "Nanoflake specification",
-        .node_bits = 10, .node_max = 1023, .detect_rank = 8, .detected = 1, .text_lower = 1,
+        .node_bits = 10, .node_max = 1023, .detect_rank = 8, .generates = 1, .detected = 1, .text_lower = 1,
     },
-    TOID__DECODE(nanoflake_decode), TOID__ENCODE(nanoflake_encode),
+    TOID__DECODE(toid__nanoflake_decode), TOID__ENCODE(toid__nanoflake_encode),
     .ts_shift = 22, .nfields = 2,
     .fields = {{TOID_FIELD_GENERATOR, 12, 10}, {TOID_FIELD_SEQUENCE, 0, 12}},
     .next = nanoflake_next,

@@ -138,7 +138,7 @@ const toid__format toid__fmt_scru160 = {
         .format = TOID_SCRU160, .name = "scru160", .bits = 160, .bin_size = 20,
         .text_len = 32, .text_len_min = 32, .text_len_alt = 40, .alphabet = "base32hex",
         .ts_bits = 48, .spec = "SCRU160 specification",
-        .detect_rank = 3, .detected = 1,
+        .detect_rank = 3, .generates = 1, .detected = 1,
     },
     TOID__DECODE_SIMD(scru160_decode, scru160_decode_scalar, scru160_decode_simd),
     TOID__ENCODE_SIMD(scru160_encode, scru160_encode_scalar, scru160_encode),

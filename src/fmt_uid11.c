@@ -71,7 +71,7 @@ const toid__format toid__fmt_uid11 = {
         .default_epoch_ms = TOID__EPOCH_XID, .epoch_configurable = 0,
         .has_int = 1, .int_max = UINT64_MAX, .ts_bits = 42,
         .spec = "uid11 specification, profile xid (section 8)",
-        .random_order = 1, .detect_rank = 4, .detected = 1,
+        .random_order = 1, .detect_rank = 4, .generates = 1, .detected = 1,
     },
     TOID__DECODE(toid__uid11_decode), TOID__ENCODE(toid__uid11_encode),
     .ts_shift = 22, .nfields = 1,

@@ -27,7 +27,7 @@ const toid__format toid__fmt_uid11_seq = {
         .default_epoch_ms = TOID__EPOCH_XID, .epoch_configurable = 0,
         .has_int = 1, .int_max = UINT64_MAX, .ts_bits = 42,
         .spec = "uid11 specification, profile ts-seq-rand (42/12/10)",
-        .caller_node_bits = 10, .detect_rank = 5,
+        .caller_node_bits = 10, .detect_rank = 5, .generates = 1,
     },
     TOID__DECODE(toid__uid11_decode), TOID__ENCODE(toid__uid11_encode),
     .ts_shift = 22, .nfields = 2,

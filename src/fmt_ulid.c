@@ -90,7 +90,7 @@ const toid__format toid__fmt_ulid = {
         .format = TOID_ULID, .name = "ulid", .bits = 128, .bin_size = 16,
         .text_len = 26, .text_len_min = 26, .alphabet = "crockford32",
         .ts_bits = 48, .spec = "ULID specification",
-        .detect_rank = 2, .detected = 1,
+        .detect_rank = 2, .generates = 1, .detected = 1,
     },
     TOID__DECODE_SIMD(ulid_decode, ulid_decode_scalar, ulid_decode_simd),
     TOID__ENCODE_SIMD(ulid_encode, ulid_encode_scalar, ulid_encode),

@@ -17,7 +17,7 @@ const toid__format toid__fmt_ulid_flake = {
         .default_epoch_ms = TOID__EPOCH_2024, .epoch_configurable = 1,
         .has_int = 1, .int_max = TOID__MAX63, .ts_bits = 43,
         .spec = "Ulid-Flake specification, stand-alone",
-        .detect_rank = 6, .detected = 1,
+        .detect_rank = 6, .generates = 1, .detected = 1,
     },
     TOID__DECODE(toid__flake13_decode), TOID__ENCODE(toid__flake13_encode),
     .ts_shift = 20, .nfields = 1,

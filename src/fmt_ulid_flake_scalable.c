@@ -17,7 +17,7 @@ const toid__format toid__fmt_ulid_flake_scalable = {
         .default_epoch_ms = TOID__EPOCH_2024, .epoch_configurable = 1,
         .has_int = 1, .int_max = TOID__MAX63, .ts_bits = 43,
         .spec = "Ulid-Flake specification, scalable",
-        .node_bits = 5, .node_max = 31, .detect_rank = 7,
+        .node_bits = 5, .node_max = 31, .detect_rank = 7, .generates = 1,
     },
     TOID__DECODE(toid__flake13_decode), TOID__ENCODE(toid__flake13_encode),
     .ts_shift = 20, .nfields = 2,

@@ -148,7 +148,7 @@ const toid__format toid__fmt_uuidv7 = {
         .format = TOID_UUIDV7, .name = "uuidv7", .bits = 128, .bin_size = 16,
         .text_len = 36, .text_len_min = 36, .alphabet = "hex",
         .ts_bits = 48, .spec = "RFC 9562, section 5.7",
-        .detect_rank = 1, .detected = 1, .text_lower = 1,
+        .detect_rank = 1, .generates = 1, .detected = 1, .text_lower = 1,
     },
     TOID__DECODE_SIMD(uuidv7_decode, uuidv7_decode_scalar, uuidv7_decode_simd),
     TOID__ENCODE_SIMD(toid__uuid_text_encode, uuid_encode_scalar, uuid_encode),

@@ -962,6 +962,8 @@ static void init_atfork(void) {
 }
 
 static __attribute__((noinline)) toid_gen *default_gen_init(toid_format f) {
+    if (!toid__format_of(f)->info.generates)
+        return NULL;                /* a read-only variant: never a generator */
     bool taken = init_lock();
     toid_gen *g = toid__ready[f];
     if (!g) {

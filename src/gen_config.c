@@ -51,6 +51,11 @@ int toid__resolve_config(const toid_gen_config *in, toid_config_use use, toid_ge
     if (!fmt)
         return refuse(why, why_size, "format: %d is not a format (0 to %d)", (int)in->format, TOID_FORMAT_COUNT - 1);
     const char *name = fmt->info.name;
+    if (!fmt->info.generates)
+        return refuse(why, why_size,
+                      "format: %s is read only (the layout a reference library writes, a variant of %s): "
+                      "toid reads it and never generates it",
+                      name, fmt->info.variant_of ? fmt->info.variant_of : "another format");
     toid_gen_config d;
     toid_gen_config_default(in->format, &d);
     *out = *in;

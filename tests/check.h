@@ -30,6 +30,9 @@
 CHECK_STORAGE long check_passed, check_failed;
 
 #define CHECK(cond) CHECK_MSG(cond, "%s", #cond)
+/* For the loops over every format that make IDs: the read-only variants
+ * (nanoflake-ref24, uid11-ref44) have no generator (needs toid.h). */
+#define GENERATES(f) (toid_format_get((toid_format)(f))->generates)
 #define CHECK_MSG(cond, ...) do { \
         if (cond) check_passed++; \
         else { check_failed++; fprintf(stderr, "%s:%d: FAIL: ", __FILE__, __LINE__); \

@@ -38,11 +38,13 @@ JSON=$("$TOID" formats --json)
 TOOL_NAMES=$(printf '%s\n' "$JSON" | grep -o '^{"name":"[^"]*"' | cut -d'"' -f4)
 check "the header's list and toid formats agree" [ -n "$NAMES" -a "$NAMES" = "$TOOL_NAMES" ]
 # name rank detected, one line per format
+# (rank 0: the read-only variants of reference libraries, which detection never tries)
 RANKS=$(printf '%s\n' "$JSON" | sed -n 's/^{"name":"\([^"]*\)".*"detect_rank":\([0-9]*\),"detected":\([a-z]*\).*/\2 \1 \3/p' |
-        sort -n | awk '{ print $2, $3 }')
+        sort -n | awk '$1 != 0 { print $2, $3 }')
+GEN_NAMES=$(printf '%s\n' "$JSON" | grep '"generates":true' | grep -o '^{"name":"[^"]*"' | cut -d'"' -f4)
 ALL_ORDER=$(printf '%s\n' "$RANKS" | awk '{ print $1 }' | paste -sd' ' -)
 DETECT_ORDER=$(printf '%s\n' "$RANKS" | awk '$2 == "true" { print $1 }' | paste -sd' ' -)
-check "every format has a detection rank" [ "$(echo $ALL_ORDER | wc -w)" -eq "$(echo $NAMES | wc -w)" ]
+check "every format toid generates has a detection rank" [ "$(echo $ALL_ORDER | wc -w)" -eq "$(echo $GEN_NAMES | wc -w)" ]
 
 # ---- 1. front-end C code
 # FILE|<WORD>|reason: the places that may name a format, and why.

@@ -28,10 +28,12 @@ TEST_CASE(registry) {
     CHECK_EQ_INT(toid_accepting(S("01ARZ3NDEKTSV4RRFFQ69G5FAV")), 1u << TOID_ULID);
     CHECK_EQ_INT(toid_accepting(S("017f22e2-79b0-7cc3-98c4-dc0c0c07398f")), 1u << TOID_UUIDV7);
     CHECK_EQ_INT(toid_accepting(S("0000000Z8ZZZG")),
-                 (1u << TOID_ULID_FLAKE) | (1u << TOID_ULID_FLAKE_SCALABLE) | (1u << TOID_NANOFLAKE));
+                 (1u << TOID_ULID_FLAKE) | (1u << TOID_ULID_FLAKE_SCALABLE) | (1u << TOID_NANOFLAKE) |
+                     (1u << TOID_NANOFLAKE_REF24));   /* every decoder that takes it, the variants' too */
     /* 11 Base58 symbols that are also 11 base36 digits */
-    CHECK_EQ_INT(toid_accepting(S("5TK7MT834rx")), (1u << TOID_UID11) | (1u << TOID_UID11_SEQ) | (1u << TOID_NANOFLAKE));
-    CHECK_EQ_INT(toid_accepting(S("5TK7MT834rl")), 1u << TOID_NANOFLAKE);
+    CHECK_EQ_INT(toid_accepting(S("5TK7MT834rx")), (1u << TOID_UID11) | (1u << TOID_UID11_SEQ) | (1u << TOID_NANOFLAKE) |
+                                                       (1u << TOID_NANOFLAKE_REF24) | (1u << TOID_UID11_REF44));
+    CHECK_EQ_INT(toid_accepting(S("5TK7MT834rl")), (1u << TOID_NANOFLAKE) | (1u << TOID_NANOFLAKE_REF24));
     CHECK_EQ_INT(toid_accepting(S("!")), 0);
     /* detection priority */
     uint8_t bin[TOID_BIN_MAX];

@@ -29,7 +29,7 @@ static uint32_t probed_node_max(toid_format f) {
 }
 
 TEST_CASE(nodes) {
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (GENERATES(f)) {
         const toid_format_info *fi = toid_format_get((toid_format)f);
         CHECK_EQ_INT(fi->node_max, probed_node_max((toid_format)f));
         CHECK_EQ_INT(fi->node_max, fi->node_bits ? (1ull << fi->node_bits) - 1 : 0);
@@ -59,7 +59,7 @@ static int entropy(void *ctx, uint8_t *buf, size_t n) {
 
 /* random_order: a format that says 0 issues increasing IDs within a ms. */
 TEST_CASE(order) {
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (GENERATES(f)) {
         const toid_format_info *fi = toid_format_get((toid_format)f);
         toid_gen_config cfg;
         memset(&cfg, 0, sizeof cfg);
@@ -87,7 +87,14 @@ TEST_CASE(order) {
 TEST_CASE(ranks) {
     unsigned seen = 0;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        unsigned r = toid_format_get((toid_format)f)->detect_rank;
+        const toid_format_info *fi = toid_format_get((toid_format)f);
+        unsigned r = fi->detect_rank;
+        if (fi->variant_of) {           /* a read-only variant: no rank, never detected */
+            CHECK_MSG(r == 0 && !fi->detected && !fi->generates, "%s: a variant with a rank", fi->name);
+            CHECK(toid_format_by_name(fi->variant_of, strlen(fi->variant_of)) >= 0);
+            continue;
+        }
+        CHECK_MSG(fi->generates, "%s does not generate", fi->name);
         CHECK(r >= 1 && r <= TOID_FORMAT_COUNT);
         if (r >= 1 && r <= TOID_FORMAT_COUNT) {
             CHECK_MSG(!(seen >> r & 1u), "rank %u twice", r);
@@ -99,7 +106,7 @@ TEST_CASE(ranks) {
     CHECK(toid_format_get(TOID_NANOFLAKE)->text_lower);
     CHECK(!toid_format_get(TOID_ULID_FLAKE)->text_lower);
     uint8_t bin[TOID_BIN_MAX];
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (GENERATES(f)) {
         const toid_format_info *fi = toid_format_get((toid_format)f);
         char text[TOID_TEXT_MAX];
         CHECK_EQ_INT(toid_new_text((toid_format)f, text, sizeof text) > 0, 1);
@@ -148,6 +155,68 @@ TEST_CASE(flags) {
     CHECK_EQ_INT(toid_detect_flags(S("35s"), 0, bin, &also, &pos), TOID_ELENGTH);
     CHECK_EQ_INT(toid_detect_flags(S("hello!"), TOID_DETECT_ALL, bin, &also, &pos), TOID_ELENGTH);
     CHECK_EQ_INT(toid_detect_flags(NULL, 1, 0, bin, &also, &pos), TOID_EINVAL);
+}
+
+/* The read-only variants: IDs the reference libraries made (nanoflakes-java
+ * @1130a08e with epoch 1704067200000; gurki/uid11 python @d93f9151), read
+ * with the variant named at the time the library itself reports, read as
+ * the spec's format four times off, never detected (not even with
+ * TOID_DETECT_ALL), never generated. */
+TEST_CASE(ref_variants) {
+    static const struct {
+        const char *text;
+        int64_t unix_ms;        /* the library's own reading */
+        int64_t spec_ms;        /* read as the spec's layout */
+    } ref24[] = {
+        {"bp2tj56bwzr4", 1795830287246, 2071119548984},
+        {"bp2tj77dfksh", 1795830287509, 2071119550036},
+    }, ref44[] = {
+        {"2A2p9f3PgfZ", 1795830297491, 1439714977706},
+        {"2A2p9Ng6jRH", 1795830287246, 1439714975144},
+    };
+    int r24 = toid_format_by_name(S("nanoflake-ref24")), r44 = toid_format_by_name(S("uid11-ref44"));
+    CHECK(r24 >= 0 && r44 >= 0);
+    if (r24 < 0 || r44 < 0)
+        return;
+    uint8_t bin[TOID_BIN_MAX];
+    uint32_t also;
+    size_t pos;
+    int64_t ms;
+    for (int v = 0; v < 2; v++) {
+        toid_format f = (toid_format)(v ? r44 : r24);
+        const toid_format_info *fi = toid_format_get(f);
+        toid_format base = (toid_format)toid_format_by_name(fi->variant_of, strlen(fi->variant_of));
+        CHECK_EQ_INT(base, v ? TOID_UID11 : TOID_NANOFLAKE);
+        for (int i = 0; i < 2; i++) {
+            const char *t = v ? ref44[i].text : ref24[i].text;
+            CHECK_EQ_INT(toid_decode(f, t, strlen(t), bin, NULL), 0);
+            CHECK_EQ_INT(toid_time_of(f, bin, TOID_EPOCH_DEFAULT, &ms), 0);
+            CHECK_EQ_INT(ms, v ? ref44[i].unix_ms : ref24[i].unix_ms);
+            CHECK_EQ_INT(toid_decode(base, t, strlen(t), bin, NULL), 0);
+            CHECK_EQ_INT(toid_time_of(base, bin, TOID_EPOCH_DEFAULT, &ms), 0);
+            CHECK_EQ_INT(ms, v ? ref44[i].spec_ms : ref24[i].spec_ms);
+            /* never a variant from detection */
+            int got = toid_detect_flags(t, strlen(t), TOID_DETECT_ALL, bin, &also, &pos);
+            CHECK_MSG(got != (int)f && !(also >> f & 1u), "%s detected", t);
+            got = toid_detect_also(t, strlen(t), bin, &also, &pos);
+            CHECK_MSG(got != (int)f && !(also >> f & 1u), "%s detected", t);
+            CHECK(toid_accepting(t, strlen(t)) >> f & 1u);      /* its decoder does read it */
+        }
+        /* never generated: every entry refuses, saying why */
+        toid_gen_config c;
+        char why[256];
+        CHECK_EQ_INT(toid_gen_config_default(f, &c), 0);
+        CHECK_EQ_INT(toid_gen_config_explain(&c, TOID_FOR_GEN_INIT, why, sizeof why), TOID_EINVAL);
+        CHECK_MSG(strstr(why, "read only") != NULL, "%s", why);
+        CHECK_EQ_INT(toid_gen_init(probe_gen, &c), TOID_EINVAL);
+        CHECK_EQ_INT(toid_configure(&c), TOID_EINVAL);
+        char text[TOID_TEXT_MAX];
+        CHECK_EQ_INT(toid_new(f, bin), TOID_EINVAL);
+        CHECK_EQ_INT(toid_new_text(f, text, sizeof text), TOID_EINVAL);
+        size_t made = 1;
+        CHECK_EQ_INT(toid_new_batch(f, bin, 1, &made), TOID_EINVAL);
+        CHECK(!fi->generates && fi->detect_rank == 0 && !fi->detected);
+    }
 }
 
 int main(int argc, char **argv) {

@@ -258,7 +258,7 @@ TEST_CASE(faults) {
     CHECK_EQ_INT(toid_random_bytes(buf, 16), TOID_EENTROPY);
     CHECK_EQ_INT(toid_random_bytes(buf, 16), TOID_EENTROPY);   /* still no weaker fallback */
     /* generators return the error and no ID (out zeroed), for every random-bearing format */
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (GENERATES(f)) {
         memset(id, 0xEE, sizeof id);
         int rc = toid_new((toid_format)f, id);
         if (f == TOID_NANOFLAKE) {
@@ -280,7 +280,7 @@ TEST_CASE(faults) {
     /* recovered */
     toid__test_set_getrandom(NULL);
     CHECK_EQ_INT(toid_random_bytes(buf, 16), 0);
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) if (GENERATES(f))
         CHECK_EQ_INT(toid_new((toid_format)f, id), 0);
 }
 

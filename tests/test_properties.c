@@ -98,7 +98,17 @@ static void check_one(toid_format f, const uint8_t *x) {
     if (f != TOID_UUIDV7) {
         if (!(fl.has & (1u << TOID_FIELD_TS)))
             fl.has |= 1u << TOID_FIELD_UNIX_MS;
-        PROP(toid_make(f, &fl, TOID_EPOCH_DEFAULT, y) == 0 && memcmp(x, y, n) == 0, "make(inspect(x)) from time and sub-fields", f, x);
+        /* bits no field reports (nanoflake-ref24's unused pair, which its
+         * libraries leave 0) come back 0 */
+        uint8_t want[TOID_BIN_MAX];
+        memcpy(want, x, n);
+        toid_layout_field lay[TOID_LAYOUT_MAX];
+        int nl = toid_layout(f, lay);
+        for (int i = 0; i < nl; i++)
+            if (lay[i].kind == TOID_LAYOUT_OTHER)
+                for (unsigned b = lay[i].bit_offset; b < lay[i].bit_offset + lay[i].bit_width; b++)
+                    want[b / 8] &= (uint8_t)~(0x80u >> (b % 8));
+        PROP(toid_make(f, &fl, TOID_EPOCH_DEFAULT, y) == 0 && memcmp(want, y, n) == 0, "make(inspect(x)) from time and sub-fields", f, x);
     }
 
     /* the integer form and the binary form */

@@ -8,7 +8,10 @@
 static const char help_text[] =
     "Usage: toid formats [--json]\n"
     "Print the table of formats: name, significant bits, canonical text length,\n"
-    "alphabet, default epoch (* if configurable) and specification.\n"
+    "alphabet, default epoch (* if configurable) and specification. The last\n"
+    "rows, \"read only\", are the layouts reference libraries write where they\n"
+    "depart from their spec: toid reads them when named (-f), never generates\n"
+    "nor detects them.\n"
     "\n"
     "      --json     a JSON array, one object per format (with every property of\n"
     "                 toid_format_info, and its fields' names, widths, largest\n"
@@ -142,6 +145,12 @@ static void print_json(void) {
         json_number("detect_rank", fi->detect_rank, 0);
         json_bool("detected", fi->detected);
         json_bool("text_lower", fi->text_lower);
+        json_bool("generates", fi->generates);
+        out_str(",\"variant_of\":");
+        if (fi->variant_of)
+            json_string(fi->variant_of);
+        else
+            out_str("null");
         print_fields((toid_format)f);
         out_str(f + 1 < TOID_FORMAT_COUNT ? "},\n" : "}\n");
     }

@@ -84,16 +84,12 @@ static int decode_as(toid_format f, const char *s, size_t len, uint8_t *bin, siz
 }
 
 /* The extras of a record: the other formats that read the ID, and the local
- * time (--local). Human: "local:" and "note:" lines; JSON: "local_time" and
- * "also" members before the closing brace at o[-1]. */
-static char *extras(char *o, toid_format f, const uint8_t *bin, int64_t epoch, uint32_t also) {
+ * time of unix_ms (--local; none when has_time is 0). Human: "local:" and
+ * "note:" lines; JSON: "local_time" and "also" members before the closing
+ * brace at o[-1]. */
+static char *extras(char *o, int has_time, int64_t unix_ms, uint32_t also) {
     char local[48];
-    size_t nlocal = 0;
-    if (S.local) {
-        int64_t ms;
-        if (toid_time_of(f, bin, epoch, &ms) == 0)
-            nlocal = cli_local_time(ms, local);
-    }
+    size_t nlocal = S.local && has_time ? cli_local_time(unix_ms, local) : 0;
     if (!also && !nlocal)
         return o;
     if (S.common.json) {
@@ -123,17 +119,18 @@ static char *extras(char *o, toid_format f, const uint8_t *bin, int64_t epoch, u
 }
 
 static void emit(toid_format f, const uint8_t *bin, uint32_t also) {
-    int64_t epoch = cli_epoch_for(f, S.common.have_epoch, S.common.epoch_ms);
+    int64_t epoch = cli_epoch_for(f, S.common.have_epoch, S.common.epoch_ms), ms = 0;
+    int has_time = S.local && toid_time_of(f, bin, epoch, &ms) == 0;
     char *o = out_reserve(RENDER_MAX + 2);
     if (S.common.json) {
         o += cli_inspect_json(f, bin, epoch, o);
-        o = extras(o, f, bin, epoch, also);
+        o = extras(o, has_time, ms, also);
         *o++ = '\n';
     } else {
         if (records)            /* a blank line between records */
             *o++ = '\n';
         o += cli_inspect_human(f, bin, epoch, o);
-        o = extras(o, f, bin, epoch, also);
+        o = extras(o, has_time, ms, also);
     }
     out_commit(o);
     records++;
@@ -141,41 +138,22 @@ static void emit(toid_format f, const uint8_t *bin, uint32_t also) {
         layout_draw(f, bin, epoch, S.color);
 }
 
-/* The record of such a UUID: toid_uuid_json / toid_uuid_text, the local
- * time (--local) and the formats that also read the text. */
+/* The record of a UUID read as such (toid_uuid_detect): toid_uuid_json or
+ * toid_uuid_text, then the local time (--local) and the formats that also
+ * read the text. */
 static void emit_uuid(const toid_uuid_info *u, uint32_t also) {
-    char local[48];
-    size_t nlocal = S.local && u->has_time && u->unix_ms >= 0 ? cli_local_time(u->unix_ms, local) : 0;
-    char *o = out_reserve(RENDER_MAX + 512), *o0 = o;
+    int has_time = u->has_time && u->unix_ms >= 0;
+    char *o = out_reserve(RENDER_MAX + 512);
     if (S.common.json) {
         o += toid_uuid_json(u, o, 512);
-        o--;                                       /* the closing brace */
-        if (nlocal)
-            o += sprintf(o, ",\"local_time\":\"%s\"", local);
-        if (also) {
-            o += sprintf(o, ",\"also\":[");
-            for (int g = 0, n = 0; g < TOID_FORMAT_COUNT; g++)
-                if (also >> g & 1u)
-                    o += sprintf(o, "%s\"%s\"", n++ ? "," : "", toid_format_get((toid_format)g)->name);
-            *o++ = ']';
-        }
-        *o++ = '}';
+        o = extras(o, has_time, u->unix_ms, also);
         *o++ = '\n';
     } else {
         if (records)
             *o++ = '\n';
         o += toid_uuid_text(u, o, 512);
-        if (nlocal)
-            o += sprintf(o, "local:     %s\n", local);
-        if (also) {
-            o += sprintf(o, "note:      also reads as");
-            for (int g = 0; g < TOID_FORMAT_COUNT; g++)
-                if (also >> g & 1u)
-                    o += sprintf(o, " %s", toid_format_get((toid_format)g)->name);
-            o += sprintf(o, " (-f picks one)\n");
-        }
+        o = extras(o, has_time, u->unix_ms, also);
     }
-    (void)o0;
     out_commit(o);
     records++;
 }

@@ -472,6 +472,12 @@ int cmd_new(int argc, char **argv) {
     r.o = &o;
     r.f = o.format_name ? cli_format(o.format_name) : TOID_ULID;
     r.fi = toid_format_get(r.f);
+    if (!r.fi->generates)
+        cli_usage("%s is read only: the layout a reference library writes, a variant of %s; toid reads it "
+                  "(inspect -f %s, convert -f %s, range, make) and never generates it ('toid new %s' "
+                  "makes the spec's layout)",
+                  r.fi->name, r.fi->variant_of ? r.fi->variant_of : "another format", r.fi->name, r.fi->name,
+                  r.fi->variant_of ? r.fi->variant_of : "FORMAT");
     r.epoch_inspect = cli_common_check(&o.common, (int)r.f, CLI_EPOCH_NOT_UNIX);
     r.max_node = new_claim_max_node(r.f);
     r.node = read_node(&r);

@@ -28,10 +28,10 @@ static const char usage_head[] =
     "  -V, --version              show the version\n"
     "\n"
     "Formats:";
+static const char usage_names[] = " (any case; aliases uuid7, xid).\n";
 static const char usage_tail[] =
-    " (any case; aliases uuid7, xid). TIME is ISO 8601 (2024,\n"
-    "2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer unix ms, now, or\n"
-    "relative to now (now-1h, -15m, +2d).\n"
+    "TIME is ISO 8601 (2024, 2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, integer\n"
+    "unix ms, now, or relative to now (now-1h, -15m, +2d).\n"
     "Exit status: 0 success, 1 an invalid input or a failure, 2 a usage error.\n"
     "See toid(1) for the details.\n";
 
@@ -52,22 +52,42 @@ static const command *find_command(const char *name) {
     return NULL;
 }
 
-/* The help with the formats the library has, wrapped before column 80. */
+/* The names of the formats that generate (or the read-only ones), each
+ * after a space, wrapped before column 80; col is where the line stands. */
+static void put_names(int generates, size_t *col) {
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const toid_format_info *fi = toid_format_get((toid_format)f);
+        if (!fi->generates != !generates)
+            continue;
+        size_t n = strlen(fi->name);
+        if (*col + 1 + n > 79) {
+            out_char('\n');
+            *col = 0;
+        } else {
+            out_char(' ');
+            (*col)++;
+        }
+        out_str(fi->name);
+        *col += n;
+    }
+}
+
+/* The help with the formats the library has, wrapped before column 80: the
+ * ones it generates, then the read-only variants on a line of their own. */
 static void print_usage(void) {
     out_str(usage_head);
     size_t col = strlen("Formats:");
-    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
-        const char *name = toid_format_get((toid_format)f)->name;
-        size_t n = strlen(name);
-        if (col + 1 + n > 79) {
-            out_char('\n');
-            col = 0;
-        } else {
-            out_char(' ');
-            col++;
-        }
-        out_str(name);
-        col += n;
+    put_names(1, &col);
+    out_str(usage_names);
+    int read_only = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        read_only |= !toid_format_get((toid_format)f)->generates;
+    if (read_only) {
+        const char *lead = "Read only, with -f (the layouts of reference libraries):";
+        col = strlen(lead);
+        out_str(lead);
+        put_names(0, &col);
+        out_str(".\n");
     }
     out_str(usage_tail);
 }

@@ -2,7 +2,9 @@
 
 export type FormatName =
   | 'ulid' | 'ulid-flake' | 'ulid-flake-scalable' | 'scru160'
-  | 'nanoflake' | 'uid11' | 'uid11-seq' | 'uuidv7';
+  | 'nanoflake' | 'uid11' | 'uid11-seq' | 'uuidv7'
+  // read only: the layouts reference libraries write (parse and timeBounds, never generated)
+  | 'nanoflake-ref24' | 'uid11-ref44';
 /** The formats whose generator carries a node (FormatInfo.nodeMax is not null); these and
  * uid11-seq (its 10 low bits) claim their nodes. */
 export type NodeFormatName = 'nanoflake' | 'ulid-flake-scalable';
@@ -17,6 +19,10 @@ export interface FormatInfo {
   readonly epochConfigurable: boolean;
   /** The largest node of a node format (nanoflake 1023, ulid-flake-scalable 31); null for the others. */
   readonly nodeMax: number | null;
+  /** false for the read-only variants (the layouts of reference libraries): parse only. */
+  readonly generates: boolean;
+  /** The format a read-only variant departs from ('nanoflake', 'uid11'); null for the others. */
+  readonly variantOf: FormatName | null;
 }
 
 /** A time: text as the CLI reads it (toid_parse_time_span: ISO 8601 at any precision, a

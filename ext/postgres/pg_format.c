@@ -29,6 +29,7 @@ static void build_formats(void) {
         type_names[f][i] = '\0';
         p->f = (toid_format)f;
         p->name = info->name;
+        p->token = type_names[f];
         p->type_name = f == TOID_UUIDV7 ? "uuid" : type_names[f];
         p->len = (int)info->bin_size;
         p->byval = info->bin_size == 8;

@@ -20,6 +20,7 @@ typedef struct pgtoid_fmt {
     toid_format f;
     const char *type_name;  /* the SQL type: "ulid", "ulid_flake", ... ("uuid" for uuidv7) */
     const char *name;       /* the library's name: "ulid-flake" */
+    const char *token;      /* the SQL functions' prefix: "ulid_flake", "uuidv7" */
     int len;                /* binary size: 8, 16 or 20 */
     bool byval;             /* 8 bytes: an int64 Datum holding the (unsigned) value */
     bool is_unsigned;       /* uid11, uid11-seq: values up to 2^64-1, compared unsigned */
@@ -45,6 +46,10 @@ void pgtoid_error(const pgtoid_fmt *fmt, int rc, const char *what) pg_attribute_
 /* Unix ms <-> timestamptz; errors 22008 outside either's range. */
 Datum pgtoid_ms_to_timestamptz(int64 unix_ms);
 int64 pgtoid_timestamptz_to_ms(Datum ts);
+
+/* Raises 22008 "time out of range for <format>", naming the span the
+ * format holds (never returns). */
+void pgtoid_time_range_error(const pgtoid_fmt *fmt) pg_attribute_noreturn();
 
 /* The generation module's start-up: GUC and shared memory (pg_gen.c). */
 void pgtoid_gen_init(void);

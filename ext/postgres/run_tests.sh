@@ -36,7 +36,7 @@ installcheck() {  # $@: the tests
 
 # 1. preloaded: one shared generator per format for the whole cluster
 cluster_start "$pg_preload" "$fast"
-TESTS="io ops casts functions errors fuzz_input gen_preloaded" installcheck "$@"
+TESTS="io ops casts functions errors fuzz_input time_spans at_time uuid_any gen_preloaded" installcheck "$@"
 
 # 2. concurrency: 8 connections, 100,000 rows each, one table, primary key
 PSQL="$pg_bindir/psql" "$src_dir/concurrency_test.sh" || status=1

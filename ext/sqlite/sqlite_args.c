@@ -193,7 +193,8 @@ int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int
         }
         char what[200];
         sqlite3_snprintf((int)sizeof what, what, "'%.40s' is not a time (SQLite datetime text "
-                         "'YYYY-MM-DD HH:MM:SS.SSS' in UTC, ISO 8601, @SECONDS, or unix ms) (invalid)",
+                         "'YYYY-MM-DD HH:MM:SS.SSS' in UTC, ISO 8601, @SECONDS, unix ms, 'now', "
+                         "'now-1h', '-15m') (invalid)",
                          text ? text : "");
         toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
         return -1;

@@ -50,6 +50,12 @@ static void install_fork_handler(void) { pthread_atfork(NULL, NULL, count_fork);
 
 void toidsql_gens_init(void) { pthread_once(&fork_once, install_fork_handler); }
 
+unsigned toidsql_fork_count(void) { return atomic_load_explicit(&fork_count, memory_order_relaxed); }
+
+int toidsql_at_time_unique(toid_format f, unsigned *free_bits) {
+    return toid_at_time_unique(f, free_bits) == 1;   /* the library's rule */
+}
+
 /* The generator settings of the extension: the format's defaults, except
  * that a full ms or a clock step back waits (bounded by the library) instead
  * of failing the statement, as the CLI does: a bulk INSERT ... SELECT should

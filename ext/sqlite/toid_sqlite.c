@@ -2,10 +2,11 @@
  * toid_sqlite.c — the SQL functions of the SQLite loadable extension and its
  * entry point, sqlite3_toid_init (".load ./toid" in the sqlite3 shell).
  *
- * Generators: toid_new(fmt), toid_new_blob(fmt), toid_node(fmt[, n]).
- * Pure (deterministic, innocuous): toid_decode, toid_encode, toid_int,
- * toid_unix_ms, toid_time, toid_min, toid_max, toid_min_blob, toid_max_blob,
- * toid_inspect. README.md "SQLite" documents them; every fact about a
+ * Generators: toid_new(fmt[, time]), toid_new_blob(fmt[, time]),
+ * toid_node(fmt[, n]). Pure (deterministic, innocuous): toid_decode,
+ * toid_encode, toid_int, toid_unix_ms, toid_time, toid_inspect,
+ * toid_uuid_inspect. Bounds (innocuous; not deterministic, for 'now'):
+ * toid_min, toid_max, toid_min_blob, toid_max_blob. README.md "SQLite" documents them; every fact about a
  * format comes from the library.
  *
  * Node formats (nanoflake, ulid-flake-scalable, uid11-seq) claim their node
@@ -37,12 +38,21 @@ typedef struct conn_state {
     int64_t node[TOID_FORMAT_COUNT];
     toid_claim *claim[TOID_FORMAT_COUNT];   /* NULL: not looked up yet */
     toid_gen *gen[TOID_FORMAT_COUNT];
+    /* toid_new(fmt, time): the connection's own generator of each format
+     * for given times (sqlite3_malloc'ed), and the fork count it was made
+     * under (a child of fork() starts its own: it must not go on from its
+     * parent's last ID). */
+    toid_gen *at_gen[TOID_FORMAT_COUNT];
+    unsigned at_forks[TOID_FORMAT_COUNT];
 } conn_state;
 
 static void conn_state_release(void *p) {
     conn_state *st = p;
-    if (--st->refs == 0)
+    if (--st->refs == 0) {
+        for (int i = 0; i < TOID_FORMAT_COUNT; i++)
+            sqlite3_free(st->at_gen[i]);
         sqlite3_free(st);
+    }
 }
 
 /* Text of len bytes as the result, or the library error len. */
@@ -140,6 +150,12 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     }
     if (rc < 0)
         return -1;
+    if (!toid_format_get(*f)->generates) {
+        toidsql_fail_text(ctx, fn, *f,
+                          "read-only format (the layout a reference library writes): "
+                          "toid_inspect, toid_time and the bounds read it, nothing generates it (invalid)");
+        return -1;
+    }
     conn_state *st = sqlite3_user_data(ctx);
     if (toidsql_node_max(*f) > 0)
         return generate_claimed(ctx, fn, st, *f, bin);
@@ -157,21 +173,147 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     return 1;
 }
 
+/* ---- IDs at a given time: toid_new(fmt, time) ----
+ *
+ * For backfills: an ID whose time is the given ms, with fresh random bits
+ * from the library's CSPRNG, for the formats unique by their random bits
+ * alone (toidsql_at_time_unique: ulid, scru160, uuidv7); the others refuse,
+ * since an ID at a past time cannot be made unique against what a node or
+ * a small random space already issued in that ms. Each connection has its
+ * own generator per format, fed the time (toid_gen_next_at): successive IDs
+ * of one ms increase, as the live generator's do; when the time goes back,
+ * or its ms is used up, it starts afresh with new random bits. Not ordered
+ * against toid_new(fmt): another stream. */
+
+static int sqlite_datetime(int64_t unix_ms, char *out, size_t out_size);
+
+static int at_entropy(void *ctx, uint8_t *buf, size_t n) {
+    (void)ctx;
+    return toid_random_bytes(buf, n);
+}
+
+/* The connection's generator of f for given times, initialised afresh
+ * (forgetting its last ID) when fresh, or made by another process. NULL
+ * after setting the error. Its policies: a time behind the last ID or a ms
+ * used up is an error the caller answers by starting afresh; never a wait,
+ * a kept ms or an advance (the ID's time is the given one). */
+static toid_gen *at_generator(sqlite3_context *ctx, const char *fn, conn_state *st, toid_format f,
+                              int fresh) {
+    unsigned forks = toidsql_fork_count();
+    if (st->at_gen[f] && !fresh && st->at_forks[f] == forks)
+        return st->at_gen[f];
+    size_t size = toid_gen_size(f);
+    if (!st->at_gen[f] && !(st->at_gen[f] = sqlite3_malloc64(size))) {
+        sqlite3_result_error_nomem(ctx);
+        return NULL;
+    }
+    toid_gen_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    toid_gen_config_default(f, &cfg);
+    cfg.on_behind = TOID_BEHIND_ERROR;
+    cfg.on_exhausted = TOID_EXHAUSTED_ERROR;
+    cfg.flags = TOID_GEN_UNLOCKED;   /* SQLite runs one connection's functions one at a time */
+    int rc = toid_gen_init_size(st->at_gen[f], size, &cfg);
+    if (rc < 0) {
+        sqlite3_free(st->at_gen[f]);
+        st->at_gen[f] = NULL;
+        toidsql_fail(ctx, fn, f, rc, -1);
+        return NULL;
+    }
+    st->at_forks[f] = forks;
+    return st->at_gen[f];
+}
+
+/* An ID of fmt at the time tv (unix ms, or text: its first ms) into bin.
+ * Returns 1, or -1 after setting the error. */
+static int generate_at(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt, sqlite3_value *tv,
+                       toid_format *f, uint8_t *bin) {
+    int rc = toidsql_arg_format(ctx, fn, fmt, f);
+    if (rc == 0) {
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, "the format is NULL (invalid)");
+        return -1;
+    }
+    if (rc < 0)
+        return -1;
+    unsigned bits;
+    if (!toidsql_at_time_unique(*f, &bits)) {
+        const toid_format_info *fi = toid_format_get(*f);
+        char use[160] = "", what[600];
+        size_t used = 0;
+        for (int i = 0; i < TOID_FORMAT_COUNT; i++)
+            if (toidsql_at_time_unique((toid_format)i, NULL)) {
+                sqlite3_snprintf((int)(sizeof use - used), use + used, "%s%s", used ? ", " : "",
+                                 toid_format_get((toid_format)i)->name);
+                used += strlen(use + used);
+            }
+        if (fi->node_max || fi->caller_node_bits)
+            sqlite3_snprintf((int)sizeof what, what, "no ID at a given time: a %s carries a node and "
+                             "a sequence within its ms, and an ID at a past time cannot be made "
+                             "unique against what the node already issued in that ms; for "
+                             "backfills use %s (invalid)", fi->name, use);
+        else
+            sqlite3_snprintf((int)sizeof what, what, "no ID at a given time: a %s has %u random "
+                             "bits a ms, and an ID at a past time cannot be made unique against "
+                             "the IDs already issued in that ms; for backfills use %s (invalid)",
+                             fi->name, bits, use);
+        toidsql_fail_text(ctx, fn, *f, what);
+        return -1;
+    }
+    /* No NULL in, NULL out: as for the format, a NULL ID would slip into a
+     * key. Text names a span: its first ms (SQLite's datetime text, to the
+     * second, is the instant it names). */
+    int64_t ms;
+    rc = toidsql_arg_time(ctx, fn, tv, 0, &ms);
+    if (rc == 0) {
+        toidsql_fail_text(ctx, fn, *f, "the time is NULL (invalid)");
+        return -1;
+    }
+    if (rc < 0)
+        return -1;
+    conn_state *st = sqlite3_user_data(ctx);
+    toid_gen *g = at_generator(ctx, fn, st, *f, 0);
+    if (!g)
+        return -1;
+    rc = toid_gen_next_at(g, ms, 0, at_entropy, NULL, bin, NULL);
+    if (rc == TOID_ECLOCK || rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW) {
+        /* the time went back, or its ms is used up: a new stream, fresh random bits */
+        if (!(g = at_generator(ctx, fn, st, *f, 1)))
+            return -1;
+        rc = toid_gen_next_at(g, ms, 0, at_entropy, NULL, bin, NULL);
+    }
+    if (rc == TOID_ERANGE) {
+        int64_t lo, hi;
+        char a[40] = "?", b[40] = "?", what[200];
+        if (toid_time_span(*f, TOID_EPOCH_DEFAULT, &lo, &hi) == 0) {
+            sqlite_datetime(lo, a, sizeof a);
+            sqlite_datetime(hi, b, sizeof b);
+        }
+        sqlite3_snprintf((int)sizeof what, what, "%s (range): it holds %s .. %s", toid_strerror(rc), a, b);
+        toidsql_fail_text(ctx, fn, *f, what);
+        return -1;
+    }
+    if (rc < 0) {
+        toidsql_fail(ctx, fn, *f, rc, -1);
+        return -1;
+    }
+    return 1;
+}
+
 static void fn_new(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
     toid_format f;
     uint8_t bin[TOID_BIN_MAX];
     char text[TOID_TEXT_MAX];
-    if (generate(ctx, "toid_new", argv[0], &f, bin) < 1)
+    if ((argc == 2 ? generate_at(ctx, "toid_new", argv[0], argv[1], &f, bin)
+                   : generate(ctx, "toid_new", argv[0], &f, bin)) < 1)
         return;
     text_result(ctx, "toid_new", f, toid_encode(f, bin, text, sizeof text), text);
 }
 
 static void fn_new_blob(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-    (void)argc;
     toid_format f;
     uint8_t bin[TOID_BIN_MAX];
-    if (generate(ctx, "toid_new_blob", argv[0], &f, bin) < 1)
+    if ((argc == 2 ? generate_at(ctx, "toid_new_blob", argv[0], argv[1], &f, bin)
+                   : generate(ctx, "toid_new_blob", argv[0], &f, bin)) < 1)
         return;
     sqlite3_result_blob(ctx, bin, (int)toid_bin_size(f), SQLITE_TRANSIENT);
 }
@@ -333,7 +475,67 @@ static void fn_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
                 toid_inspect_json(f, bin, TOID_EPOCH_DEFAULT, json, sizeof json), json);
 }
 
-/* ---- bounds of an instant, for range queries ---------------------------- */
+/* toid_uuid_inspect(uuid) -> any UUID's fields as JSON (the library's
+ * toid_uuid_json): version, variant, the time of versions 1, 6 and 7,
+ * clock_seq and node of 1 and 6. The UUID as text in any form the library
+ * reads (36 characters, 32 hex digits, {...}, urn:uuid:...) or a 16-byte
+ * blob. NULL in, NULL out. */
+static void fn_uuid_inspect(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+    (void)argc;
+    static const char fn[] = "toid_uuid_inspect";
+    sqlite3_value *v = argv[0];
+    toid_uuid_info u;
+    char text[48], json[512];
+    int rc;
+    size_t pos = 0;
+    switch (sqlite3_value_type(v)) {
+    case SQLITE_NULL:
+        sqlite3_result_null(ctx);
+        return;
+    case SQLITE_BLOB: {
+        const uint8_t *b = sqlite3_value_blob(v);
+        int len = sqlite3_value_bytes(v);
+        if (len != 16 || !b) {
+            char what[120];
+            sqlite3_snprintf((int)sizeof what, what, "uuid: a %d-byte blob, expected 16 bytes (length)", len);
+            toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
+            return;
+        }
+        static const char hex[] = "0123456789abcdef";
+        for (int i = 0; i < 16; i++) {
+            text[2 * i] = hex[b[i] >> 4];
+            text[2 * i + 1] = hex[b[i] & 15];
+        }
+        rc = toid_uuid_read(text, 32, &u, &pos);
+        break;
+    }
+    case SQLITE_TEXT: {
+        const char *t = (const char *)sqlite3_value_text(v);
+        if (!t) {
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
+        rc = toid_uuid_read(t, (size_t)sqlite3_value_bytes(v), &u, &pos);
+        break;
+    }
+    default:
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, "uuid: a UUID is text or a 16-byte blob (invalid)");
+        return;
+    }
+    if (rc < 0) {
+        char what[160];
+        if (rc == TOID_ECHAR)
+            sqlite3_snprintf((int)sizeof what, what, "uuid: %s at position %ld (%s)", toid_strerror(rc),
+                             (long)pos, toid_err_name(rc));
+        else
+            sqlite3_snprintf((int)sizeof what, what, "uuid: %s (%s)", toid_strerror(rc), toid_err_name(rc));
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
+        return;
+    }
+    text_result(ctx, fn, TOID_FORMAT_COUNT, toid_uuid_json(&u, json, sizeof json), json);
+}
+
+/* ---- bounds of a time, for range queries -------------------------------- */
 
 enum { BOUND_MIN = 1, BOUND_MAX = 2, BOUND_BLOB = 4 };
 
@@ -394,6 +596,13 @@ static void fn_bound(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
 /* Changes the connection's settings: only from top-level SQL, never from a
  * trigger or view of a schema one may not trust. */
 #define SETTING (SQLITE_UTF8 | SQLITE_DIRECTONLY)
+/* The bounds of a time: innocuous, but not deterministic, since a text
+ * relative to the clock ('now', 'now-1h', '-15m') gives another bound each
+ * time: an index on an expression, a partial index's WHERE, a CHECK or a
+ * generated column holding one would go stale (SQLite refuses its own
+ * date('now') there for the same reason). Range queries still search the
+ * index: the bounds are computed once, when the scan starts. */
+#define BOUNDS (SQLITE_UTF8 | SQLITE_INNOCUOUS)
 
 typedef struct sql_function {
     const char *name;
@@ -407,6 +616,8 @@ typedef struct sql_function {
 static const sql_function functions[] = {
     {"toid_new", 1, GENERATOR, fn_new, 0, 1},
     {"toid_new_blob", 1, GENERATOR, fn_new_blob, 0, 1},
+    {"toid_new", 2, GENERATOR, fn_new, 0, 1},
+    {"toid_new_blob", 2, GENERATOR, fn_new_blob, 0, 1},
     {"toid_node", 1, SETTING, fn_node, 0, 1},
     {"toid_node", 2, SETTING, fn_node, 0, 1},
     {"toid_decode", 2, PURE, fn_decode, 0, 0},
@@ -415,10 +626,11 @@ static const sql_function functions[] = {
     {"toid_unix_ms", 2, PURE, fn_unix_ms, 0, 0},
     {"toid_time", 2, PURE, fn_time, 0, 0},
     {"toid_inspect", 2, PURE, fn_inspect, 0, 0},
-    {"toid_min", 2, PURE, fn_bound, BOUND_MIN, 0},
-    {"toid_max", 2, PURE, fn_bound, BOUND_MAX, 0},
-    {"toid_min_blob", 2, PURE, fn_bound, BOUND_MIN | BOUND_BLOB, 0},
-    {"toid_max_blob", 2, PURE, fn_bound, BOUND_MAX | BOUND_BLOB, 0},
+    {"toid_uuid_inspect", 1, PURE, fn_uuid_inspect, 0, 0},
+    {"toid_min", 2, BOUNDS, fn_bound, BOUND_MIN, 0},
+    {"toid_max", 2, BOUNDS, fn_bound, BOUND_MAX, 0},
+    {"toid_min_blob", 2, BOUNDS, fn_bound, BOUND_MIN | BOUND_BLOB, 0},
+    {"toid_max_blob", 2, BOUNDS, fn_bound, BOUND_MAX | BOUND_BLOB, 0},
 };
 
 int sqlite3_toid_init(sqlite3 *db, char **err_msg, const sqlite3_api_routines *api) {
@@ -431,6 +643,8 @@ int sqlite3_toid_init(sqlite3 *db, char **err_msg, const sqlite3_api_routines *a
         st->node[i] = -1;
         st->claim[i] = NULL;
         st->gen[i] = NULL;
+        st->at_gen[i] = NULL;
+        st->at_forks[i] = 0;
     }
     toidsql_gens_init();
     int rc = SQLITE_OK;

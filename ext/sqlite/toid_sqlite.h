@@ -46,6 +46,19 @@ uint32_t toidsql_node_max(toid_format f);
 #define TOIDSQL_NOMEM (-1000)
 int toidsql_gen_get(toid_format f, uint32_t node, toid_gen **out);
 
+/* Forks of this process so far: state made under another count (a
+ * connection's generators for given times) is an ancestor's. */
+unsigned toidsql_fork_count(void);
+
+/*
+ * Whether IDs of f at a given time can be unique (toid_new(fmt, time)): the
+ * format has no node (a field, or the caller's low bits) and at least 62
+ * bits a ms that neither the time nor a fixed value decides, by the
+ * library's layout (ulid, scru160, uuidv7). *free_bits (may be NULL) gets
+ * that count. 1 or 0.
+ */
+int toidsql_at_time_unique(toid_format f, unsigned *free_bits);
+
 /* Writes node into the caller_node_bits lowest bits of bin (uid11-seq: 10,
  * random in its spec), so that generators with different nodes never
  * meet; nothing for the other formats. */
@@ -70,8 +83,9 @@ int toidsql_arg_id(sqlite3_context *ctx, const char *fn, toid_format f,
 
 /* A time: an integer of unix ms, or text as the library reads it
  * (toid_parse_time_span: SQLite's datetime 'YYYY-MM-DD HH:MM:SS.SSS' in UTC,
- * ISO 8601 at any precision, @SECONDS, decimal ms). Text names a span (a day,
- * a second): its first ms, or its last with span_end (toid_max). */
+ * ISO 8601 at any precision, @SECONDS, decimal ms, 'now' and times relative
+ * to it). Text names a span (a day, a second; a relative time is an
+ * instant): its first ms, or its last with span_end (toid_max). */
 int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int span_end,
                      int64_t *unix_ms);
 

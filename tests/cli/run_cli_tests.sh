@@ -28,6 +28,9 @@ TOID=$1
 VEC=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 GOLDEN=$HERE/golden
+# a format's vectors: the shared set's file, else the repository's own
+# (tests/vectors: the read-only variants of reference libraries)
+vecfile() { if [ -f "$VEC/$1.tsv" ]; then echo "$VEC/$1.tsv"; else echo "$HERE/../vectors/$1.tsv"; fi; }
 WORK=$(mktemp -d)
 . "$(dirname "$0")/../test_registry.sh"   # $REGISTRY: where the node formats claim
 trap 'rm -rf "$WORK"' EXIT
@@ -40,6 +43,8 @@ fi
 # every format the library has (toid formats --json): the loops below cover a
 # format added to the library without a change here
 FORMATS=$("$TOID" formats --json | grep -o '^{"name":"[^"]*"' | cut -d'"' -f4 | paste -sd' ' -)
+# the formats toid generates (not the read-only variants of reference libraries)
+GEN_FORMATS=$("$TOID" formats --json | grep '"generates":true' | grep -o '^{"name":"[^"]*"' | cut -d'"' -f4 | paste -sd' ' -)
 # those with an integer form
 INT_FORMATS=$("$TOID" formats --json | grep '"has_int":true' | grep -o '^{"name":"[^"]*"' | cut -d'"' -f4 |
               paste -sd' ' -)
@@ -448,8 +453,8 @@ else
 fi
 head -c 20 "$WORK/bytes" | "$TOID" convert -f ulid --from bytes --to text >"$WORK/out" 2>"$WORK/err"
 if [ $? -eq 1 ] && grep -q '4 bytes left at the end' "$WORK/err"; then pass; else fail "convert --from bytes: a partial ID"; fi
-# every format: text -> int/hex -> text is the identity
-for f in $FORMATS; do
+# every format toid generates: text -> int/hex -> text is the identity
+for f in $GEN_FORMATS; do
     id=$("$TOID" new "$f")
     back=$("$TOID" convert -f "$f" --from hex --to text "$("$TOID" convert -f "$f" --to hex "$id")")
     if [ "$back" = "$id" ]; then pass; else fail "convert $f: hex round trip '$id' -> '$back'"; fi
@@ -479,7 +484,9 @@ if [ -f "$COMPL/toid.bash" ]; then
         case " $words " in *" $c "*) pass ;; *) fail "bash completion lacks '$c': $words" ;; esac
     done
     words=$(bash -c 'source "$1"; COMP_WORDS=(toid new ""); COMP_CWORD=2; _toid; echo "${COMPREPLY[*]}"' _ "$COMPL/toid.bash")
-    [ "$words" = "$FORMATS" ] && pass || fail "bash completion of 'toid new ': '$words'"
+    [ "$words" = "$GEN_FORMATS" ] && pass || fail "bash completion of 'toid new ': '$words' (the formats toid generates)"
+    words=$(bash -c 'source "$1"; COMP_WORDS=(toid range ""); COMP_CWORD=2; _toid; echo "${COMPREPLY[*]}"' _ "$COMPL/toid.bash")
+    [ "$words" = "$FORMATS" ] && pass || fail "bash completion of 'toid range ': '$words'"
     words=$(bash -c 'source "$1"; COMP_WORDS=(toid inspect --l); COMP_CWORD=2; _toid; echo "${COMPREPLY[*]}"' _ "$COMPL/toid.bash")
     [ "$words" = "--lenient --local --layout" ] && pass || fail "bash completion of 'toid inspect --l': '$words'"
     # zsh and fish (both on the README's install line): the scripts parse, and
@@ -494,6 +501,30 @@ else
     fail "no completions at $COMPL"
 fi
 
+# the read-only variants: real IDs of the reference libraries (nanoflakes-java
+# @1130a08e, epochs 2024-01-01 and 2015-01-01; gurki/uid11 python @d93f9151),
+# read at the libraries' own times when named, four times off as the spec's
+# formats, never detected, never generated
+g variant-ref24-inspect inspect -f nanoflake-ref24 bp2tj56bwzr4 bp2tj77dfksh
+g variant-ref24-as-spec inspect -f nanoflake bp2tj56bwzr4
+g variant-ref24-int inspect -f nanoflake-ref24 --int --json 1539529135553007616
+g variant-ref24-epoch inspect -f nanoflake-ref24 --epoch 1420070400000 --json 1bw9q3b5fkfsw
+g variant-ref24-all inspect --all 0bp2tj56bwzr4
+g variant-ref24-layout inspect -f nanoflake-ref24 --layout --color never bp2tj56bwzr4
+g variant-ref24-convert convert -f nanoflake-ref24 --to int bp2tj56bwzr4
+g variant-ref24-convert-back convert -f nanoflake-ref24 --from int --to text 1539529135553007616
+g variant-ref24-range range nanoflake-ref24 2026-11-28T01:44:47.246Z
+g variant-ref24-make make nanoflake-ref24 ts=91763087246 generator=5 sequence=0
+g variant-ref24-new new nanoflake-ref24
+g variant-uid11-inspect inspect -f uid11-ref44 --json 2A2p9f3PgfZ 2A2p9Ng6jRH
+g variant-uid11-as-spec inspect 2A2p9f3PgfZ
+g variant-uid11-all inspect --all --json 2A2p9f3PgfZ
+g variant-uid11-layout inspect -f uid11-ref44 --layout --color never 2A2p9f3PgfZ
+g variant-uid11-convert convert -f uid11-ref44 --to hex 2A2p9f3PgfZ
+g variant-uid11-convert-back convert -f uid11-ref44 --from hex --to text 06e8d80ba8c1e708
+g variant-uid11-range range uid11-ref44 2026-11-28
+g variant-uid11-make make uid11-ref44 unix_ms=1795830287246 random=123456
+g variant-uid11-new new uid11-ref44 -n 3
 }
 
 # ---------------------------------------------------------------------------
@@ -519,7 +550,7 @@ json_cols() {   # json_cols KEY... < jsonl  -> tab-separated values
 }
 
 section_generation() {
-for f in $FORMATS; do
+for f in $GEN_FORMATS; do
     # 10,000 IDs from the clock, inspected back
     t0=$(now_ms)
     "$TOID" new "$f" -n 10000 2>"$WORK/err" | tee "$WORK/ids" |
@@ -712,7 +743,7 @@ if [ ! -d "$VEC" ]; then
 fi
 nvec=0
 for f in $FORMATS; do
-    file=$VEC/$f.tsv
+    file=$(vecfile "$f")
     if [ ! -f "$file" ]; then
         fail "vectors: no file $file"
         continue
@@ -835,9 +866,9 @@ fi
 
 # the decode lines once more, all through stdin in one run per format
 for f in $FORMATS; do
-    [ -f "$VEC/$f.tsv" ] || continue
+    [ -f "$(vecfile "$f")" ] || continue
     awk -F'\t' -v f="$f" '$1 == f && $2 == "decode" && $4 ~ /^ok / && $3 !~ /\\/ { print $3 }' \
-        "$VEC/$f.tsv" >"$WORK/in"
+        "$(vecfile "$f")" >"$WORK/in"
     n=$(wc -l <"$WORK/in")
     "$TOID" inspect -f "$f" --json <"$WORK/in" >"$WORK/out" 2>"$WORK/err"
     rc=$?

@@ -171,7 +171,12 @@ pass
 MAIN_PID=$PID MAIN_HP=$HP MAIN_RP=$RP
 # every format the library has, as the server lists them: the loops of the
 # sections cover a format added to the library without a change here
-FORMATS=$(H "127.0.0.1:$HP/v1/formats" | grep -o '"name":"[^"]*"' | cut -d'"' -f4 | paste -sd' ' -)
+# (FORMATS: those it generates; RO_FORMATS: the read-only variants of
+# reference libraries, which it only reads)
+FORMATS=$(H "127.0.0.1:$HP/v1/formats" | tr '}' '\n' | grep '"generate":true' | grep -o '"name":"[^"]*"' |
+          cut -d'"' -f4 | paste -sd' ' -)
+RO_FORMATS=$(H "127.0.0.1:$HP/v1/formats" | tr '}' '\n' | grep '"variant_of":"' | grep -o '"name":"[^"]*"' |
+             cut -d'"' -f4 | paste -sd' ' -)
 check "GET /v1/formats lists formats" [ "$(echo $FORMATS | wc -w)" -ge 8 ]
 }
 
@@ -291,6 +296,20 @@ fj=$(H "127.0.0.1:$HP/v1/formats")
 for f in $FORMATS; do
     check "/v1/formats lists $f" grep -q "\"name\":\"$f\"" <<<"$fj"
 done
+# the read-only variants: listed, never generated (404 naming why), read when named
+check "/v1/formats lists read-only variants ($RO_FORMATS)" [ -n "$RO_FORMATS" ]
+for f in $RO_FORMATS; do
+    check "/v1/formats: $f is not generated" grep -q "\"name\":\"$f\"[^}]*\"generate\":false" <<<"$fj"
+    check "/v1/new/$f is 404" [ "$(code "127.0.0.1:$HP/v1/new/$f")" = 404 ]
+    check "/v1/new/$f says it is read only" grep -q 'read-only format' <<<"$(H "127.0.0.1:$HP/v1/new/$f")"
+done
+# a real ID of nanoflakes-java (epoch 2024-01-01) and of gurki/uid11 (44/20), at their libraries' times
+check "/v1/inspect/nanoflake-ref24: the Java library's time" \
+    grep -q '"unix_ms":1795830287246,' <<<"$(H "127.0.0.1:$HP/v1/inspect/nanoflake-ref24/bp2tj56bwzr4")"
+check "/v1/inspect/uid11-ref44: gurki/uid11's time" \
+    grep -q '"unix_ms":1795830297491,' <<<"$(H "127.0.0.1:$HP/v1/inspect/uid11-ref44/2A2p9f3PgfZ")"
+check "/v1/inspect without a format never reads a variant" \
+    grep -q '"format":"uid11",' <<<"$(H "127.0.0.1:$HP/v1/inspect/2A2p9f3PgfZ")"
 m=$(H "127.0.0.1:$HP/metrics")
 check "/metrics counts IDs issued" grep -Eq '^toidd_ids_issued_total\{format="ulid"\} [1-9][0-9]*$' <<<"$m"
 check "/metrics counts responses by status" grep -Eq '^toidd_http_responses_total\{status="404"\} [1-9]' <<<"$m"

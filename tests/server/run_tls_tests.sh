@@ -40,7 +40,7 @@ IDS=$WORK/ids
 : >"$IDS"
 
 # --- TLS beside the plain listeners --------------------------------------------
-if ! start tls --no-state --request-timeout-ms 600 "${TLS_OPTS[@]}"; then
+if ! start tls --no-state "${TLS_OPTS[@]}"; then
     fail "toidd with TLS listeners did not start: $(tail -3 "$LOG")"
     finish
 fi
@@ -88,34 +88,32 @@ check "... counted in toidd_tls_plaintext_refused_total" \
 check "an https client on the plain port fails (no TLS there)" \
     bash -c '! curl -s --max-time 5 --cacert "$0" "https://127.0.0.1:$1/livez" >/dev/null' "$T/ca.pem" "$HP"
 
-# A client that starts a handshake and stalls is closed after
-# --request-timeout-ms; many pipelined commands in one TLS stream (more
-# than toidd reads at once, replies past its high-water mark) are all
-# answered in order.
-out=$(timeout 20 "$PY" - "$RTP" "$T/ca.pem" <<'EOF'
+# Many pipelined commands in one TLS stream (more than toidd reads at once,
+# replies past its high-water mark) are all answered in order. (On a server
+# with the default --request-timeout-ms: a busy machine may pause the
+# sending thread mid-command.)
+out=$(timeout 90 "$PY" - "$RTP" "$T/ca.pem" <<'EOF'
 import socket, ssl, sys, threading, time
 port, ca = int(sys.argv[1]), sys.argv[2]
-s = socket.create_connection(("127.0.0.1", port))
-s.sendall(b"\x16\x03\x01")          # a handshake record's start, then nothing
-s.settimeout(5)
-t0 = time.monotonic()
-try:
-    closed = s.recv(1) == b""
-except OSError:
-    closed = True
-print("stalled handshake closed" if closed and time.monotonic() - t0 < 4 else "stalled handshake kept")
 ctx = ssl.create_default_context(cafile=ca)
 c = ctx.wrap_socket(socket.create_connection(("127.0.0.1", port)), server_hostname="localhost")
 n = 3000
 cmd = b"*3\r\n$6\r\nID.NEW\r\n$4\r\nulid\r\n$2\r\n50\r\n"
 threading.Thread(target=lambda: c.sendall(cmd * n), daemon=True).start()
 buf, want = b"", n * (4 + 50 * 33)   # each reply: *50\r\n and 50 of $26\r\n<26>\r\n
-c.settimeout(15)
+c.settimeout(30)   # (a bound for a busy machine; how it ended is said below)
+end = "all read"
 while len(buf) < want:
-    d = c.recv(1 << 16)
+    try:
+        d = c.recv(1 << 16)
+    except OSError as e:
+        end = f"recv: {e!r}"
+        break
     if not d:
+        end = "closed by the server"
         break
     buf += d
+print(f"pipelined: {len(buf)} of {want} bytes, {end}")
 replies = buf.count(b"*50\r\n")
 print(f"pipelined replies {replies}")
 ids = [l for l in buf.split(b"\r\n") if len(l) == 26]
@@ -142,12 +140,10 @@ except OSError:
 print(f"held record: {buf.count(b'-ERR unknown command')} error, {buf.count(b'+PONG')} PONG")
 EOF
 )
-check "a stalled handshake is closed after --request-timeout-ms" grep -q '^stalled handshake closed$' <<<"$out"
 check "3000 pipelined ID.NEW ulid 50 over TLS: 3000 replies, 150,000 IDs, all distinct" \
-    grep -q '^pipelined ids 150000 distinct 150000$' <<<"$out"
+    grep -q '^pipelined ids 150000 distinct 150000$' <<<"$out" || printf '%s\n' "$out" | head -5
 check "a record split by the input buffer's end: the rest answered (1 error, 1000 PONG)" \
     grep -q '^held record: 1 error, 1000 PONG$' <<<"$out"
-check "... the stalled handshake logged" grep -q 'resp tls: handshake not completed within 600 ms' "$LOG"
 
 # --- SIGHUP: a new certificate for new connections, the open ones kept --------
 cat >"$WORK/reload.py" <<'EOF'
@@ -201,8 +197,22 @@ cp "$T/srv.key" "$WORK/key.pem"
 
 # --- mutual TLS: --tls-ca --------------------------------------------------------
 if start mtls --no-state --http off --resp off --http-tls 127.0.0.1:0 --resp-tls 127.0.0.1:0 \
-    --tls-cert "$WORK/cert.pem" --tls-key "$WORK/key.pem" --tls-ca "$T/ca.pem"; then
+    --tls-cert "$WORK/cert.pem" --tls-key "$WORK/key.pem" --tls-ca "$T/ca.pem" \
+    --request-timeout-ms 600; then
     tls_ports
+    # a client that starts a handshake and stalls: closed after --request-timeout-ms
+    out=$(timeout 30 "$PY" -c '
+import socket, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+s.sendall(b"\x16\x03\x01")          # a handshake record starts, then nothing
+s.settimeout(20)                    # (a bound for a busy machine)
+try:
+    print("closed" if s.recv(1) == b"" else "data")
+except OSError as e:
+    print(f"kept: {e!r}")
+' "$RTP")
+    check "a stalled handshake is closed after --request-timeout-ms ($out)" [ "$out" = closed ]
+    check "... logged" grep -q 'resp tls: handshake not completed within 600 ms' "$LOG"
     check "--tls-ca: logged as required" grep -q 'client certificates required' "$LOG"
     out=$(C --cert "$T/cli.pem" --key "$T/cli.key" "https://127.0.0.1:$HTP/v1/new/uuidv7")
     check "--tls-ca: curl with the client certificate: served" \

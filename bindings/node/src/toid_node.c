@@ -1490,6 +1490,14 @@ static napi_value js_formats(napi_env env, napi_callback_info info) {
         CHECK(env, napi_set_named_property(env, o, "hasInt", v));
         CHECK(env, napi_get_boolean(env, fi->epoch_configurable, &v));
         CHECK(env, napi_set_named_property(env, o, "epochConfigurable", v));
+        /* false for the read-only variants of reference libraries (variantOf) */
+        CHECK(env, napi_get_boolean(env, fi->generates, &v));
+        CHECK(env, napi_set_named_property(env, o, "generates", v));
+        if (fi->variant_of)
+            CHECK(env, napi_create_string_utf8(env, fi->variant_of, NAPI_AUTO_LENGTH, &v));
+        else
+            CHECK(env, napi_get_null(env, &v));
+        CHECK(env, napi_set_named_property(env, o, "variantOf", v));
         uint32_t nmax = atomic_load(&node_max[f]);   /* the largest node; null without one */
         if (nmax)
             CHECK(env, napi_create_uint32(env, nmax, &v));

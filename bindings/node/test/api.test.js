@@ -5,7 +5,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const toid = require('..');
 
-const names = toid.formats.map((f) => f.name);
+// the formats toid generates (not the read-only variants of reference libraries)
+const generated = toid.formats.filter((f) => f.generates);
+const names = generated.map((f) => f.name);
 // The node formats claim their nodes (claims.test.js), here in a registry of the test's own: node 1.
 for (const f of toid.formats) if (f.nodeMax !== null) toid.configure(f.name, { node: 1 });
 const MONOTONIC = names.filter((n) => n !== 'uid11');         // uid11: random within a ms
@@ -30,7 +32,7 @@ test('ulid() and uuidv7() give canonical text', () => {
 });
 
 test('every format: new, newBytes, newMany round trip', () => {
-  for (const f of toid.formats) {
+  for (const f of generated) {
     const text = retrying(f.name, () => toid.new(f.name));
     assert.equal(text.length, f.textLength);
     assert.equal(toid.parse(text, f.name).text, text);
@@ -173,4 +175,14 @@ test('the benchmark hooks are not exported; newMany gives separate strings', () 
   const g = new toid.Generator('scru160');
   assert.equal(g.newMany(1).length, 1);
   assert.throws(() => toid.newMany('ulid', -1), RangeError);
+});
+
+test('read-only variants: IDs of the reference libraries read at their times, never generated', () => {
+  const variants = toid.formats.filter((f) => !f.generates).map((f) => f.name);
+  assert.deepEqual(variants, ['nanoflake-ref24', 'uid11-ref44']);
+  assert.equal(toid.formats.find((f) => f.name === 'nanoflake-ref24').variantOf, 'nanoflake');
+  assert.equal(toid.parse('bp2tj56bwzr4', 'nanoflake-ref24').unixMs, 1795830287246);
+  assert.equal(toid.parse('2A2p9f3PgfZ', 'uid11-ref44').unixMs, 1795830297491);
+  assert.equal(toid.parse('2A2p9f3PgfZ').format, 'uid11');
+  for (const v of variants) assert.throws(() => toid.new(v));
 });

@@ -9,11 +9,13 @@ import pytest
 
 import toid
 
-MONOTONIC = [f for f in toid.FORMATS if f != "uid11"]   # uid11: random order within a ms
+# the formats toid generates (not the read-only variants of reference libraries)
+GENERATED = [f for f in toid.FORMATS if toid.formats()[f]["generates"]]
+MONOTONIC = [f for f in GENERATED if f != "uid11"]   # uid11: random order within a ms
 
 
 def test_new_returns_canonical_text_of_every_format():
-    for fmt in toid.FORMATS:
+    for fmt in GENERATED:
         text = retrying(fmt, lambda: toid.new(fmt))
         assert type(text) is str
         assert len(text) == toid.formats()[fmt]["text_len"]
@@ -22,7 +24,7 @@ def test_new_returns_canonical_text_of_every_format():
 
 
 def test_new_bytes_and_new_many():
-    for fmt in toid.FORMATS:
+    for fmt in GENERATED:
         b = retrying(fmt, lambda: toid.new_bytes(fmt))
         assert type(b) is bytes and len(b) == toid.formats()[fmt]["bin_size"]
         assert toid.ID.from_bytes(b, fmt).bytes == b
@@ -275,3 +277,18 @@ def test_type_stubs_declare_the_public_api():
         if cls == "Generator":
             public |= {k for k in dir(toid.Generator) if not k.startswith("_")}
         assert public <= names, f"{cls}: not in the stubs: {public - names}"
+
+
+def test_read_only_variants():
+    """IDs of the reference libraries (nanoflakes-java, epoch 2024-01-01; gurki/uid11
+    before spec 1.0) read at their libraries' times when named, never generated,
+    never detected."""
+    variants = [f for f in toid.FORMATS if not toid.formats()[f]["generates"]]
+    assert set(variants) == {"nanoflake-ref24", "uid11-ref44"}
+    assert toid.formats()["uid11-ref44"]["variant_of"] == "uid11"
+    assert toid.parse("bp2tj56bwzr4", "nanoflake-ref24").unix_ms == 1795830287246
+    assert toid.parse("2A2p9f3PgfZ", "uid11-ref44").unix_ms == 1795830297491
+    assert toid.parse("2A2p9f3PgfZ").format == "uid11"
+    for fmt in variants:
+        with pytest.raises(Exception):
+            toid.new(fmt)

@@ -4,7 +4,9 @@ import uuid
 from typing import Any, Dict, List, Literal, Optional, Tuple, Union, overload
 
 FormatName = Literal["ulid", "ulid-flake", "ulid-flake-scalable", "scru160", "nanoflake",
-                     "uid11", "uid11-seq", "uuidv7"]
+                     "uid11", "uid11-seq", "uuidv7",
+                     # read only: the layouts reference libraries write (parse; never generated)
+                     "nanoflake-ref24", "uid11-ref44"]
 # A time: text as the CLI reads it (toid_parse_time_span: '2024-01-01' is the
 # whole day, 'now-1h' an instant), int unix ms, an aware datetime (one
 # instant; a naive one is refused), or a date (its whole day, UTC).

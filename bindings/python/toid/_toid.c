@@ -1311,12 +1311,13 @@ static PyObject *py_formats(PyObject *self, PyObject *unused) {
         else
             Py_INCREF(nmax);
         PyObject *info = nmax ? Py_BuildValue(
-            "{s:s,s:I,s:I,s:I,s:s,s:L,s:O,s:O,s:s,s:O}", "name", i->name, "bits", i->bits,
+            "{s:s,s:I,s:I,s:I,s:s,s:L,s:O,s:O,s:s,s:O,s:O,s:z}", "name", i->name, "bits", i->bits,
             "bin_size", i->bin_size, "text_len", i->text_len, "alphabet", i->alphabet,
             "default_epoch_ms", (long long)i->default_epoch_ms,
             "epoch_configurable", i->epoch_configurable ? Py_True : Py_False,
             "has_int", i->has_int ? Py_True : Py_False, "spec", i->spec,
-            "node_max", nmax) : NULL;
+            "node_max", nmax, "generates", i->generates ? Py_True : Py_False,
+            "variant_of", i->variant_of) : NULL;
         Py_XDECREF(nmax);
         if (!info || PyDict_SetItem(dict, format_names[f], info) < 0)
             Py_CLEAR(dict);

@@ -43,6 +43,16 @@ SELECT count(DISTINCT backend) AS backends,
        count(*) FILTER (WHERE id <= pid) AS ulid_out_of_order, count(*) FILTER (WHERE nf <= pnf) AS nanoflake_out_of_order,
        count(*) FILTER (WHERE u7 <= pu7) AS uuidv7_out_of_order
 FROM (SELECT *, lag(id) OVER w pid, lag(nf) OVER w pnf, lag(u7) OVER w pu7 FROM x WINDOW w AS (ORDER BY n)) s;
+-- IDs at a given time from two backends, all in one ms: unique by their
+-- random bits (each backend's own at-time generator, not the shared one)
+CREATE TABLE at2 (id ulid, u uuid, s scru160, backend int);
+INSERT INTO at2 SELECT ulid_new(t), uuidv7_new(t), scru160_new(t), pg_backend_pid()
+FROM generate_series(1, 5000), (VALUES (timestamptz '2022-02-02 02:02:02.222+00')) x(t);
+INSERT INTO at2 SELECT a::ulid, b::uuid, c::scru160, p FROM dblink('other', $$SELECT ulid_new(t)::text,
+    uuidv7_new(t)::text, scru160_new(t)::text, pg_backend_pid() FROM generate_series(1, 5000),
+    (VALUES (timestamptz '2022-02-02 02:02:02.222+00')) x(t)$$) AS r(a text, b text, c text, p int);
+SELECT count(DISTINCT backend) AS backends, count(DISTINCT id) AS ulids, count(DISTINCT u) AS uuidv7s,
+       count(DISTINCT s) AS scru160s, count(DISTINCT ulid_time(id)) AS one_ms FROM at2;
 SELECT dblink_disconnect('other');
 
 -- parallel plans: generation stays in the leader (PARALLEL RESTRICTED)

@@ -166,3 +166,61 @@ CREATE VIEW set_node AS SELECT toid_node('nanoflake', 3);
 SELECT * FROM set_node;
 PRAGMA trusted_schema = ON;
 SELECT * FROM set_node;
+
+-- ==== IDs at a given time (backfills): toid_new(fmt, time), toid_new_blob(fmt, time)
+-- the time is the given ms (text: its first ms); fresh random bits, increasing within a ms
+SELECT toid_time('ulid', toid_new('ulid', '2024-01-01 10:00:00.123')),
+       toid_unix_ms('uuidv7', toid_new_blob('uuidv7', 1704103200123)),
+       toid_time('scru160', toid_new('scru160', '2024-01-01T11:00:00.123+01:00')),
+       toid_time('ulid', toid_new('ulid', '2024-01-01')),
+       abs(toid_unix_ms('ulid', toid_new('ulid', 'now-1h')) - (unixepoch('now') - 3600) * 1000) < 60000;
+WITH ids AS MATERIALIZED (SELECT value AS n, toid_new('ulid', '2020-05-05 05:05:05.555') AS id
+                          FROM generate_series(1, 5000))
+SELECT count(DISTINCT id), count(DISTINCT toid_unix_ms('ulid', id)),
+       (SELECT count(*) FROM ids AS x JOIN ids AS y ON y.n = x.n + 1 WHERE y.id <= x.id) AS out_of_order FROM ids;
+-- a backfill: legacy rows sharing milliseconds (and seconds, as CURRENT_TIMESTAMP writes them)
+CREATE TABLE legacy(n INTEGER, created_at TEXT);
+INSERT INTO legacy SELECT value, strftime('%Y-%m-%d %H:%M:%f', '2019-06-01 12:00:00', '+' || (value / 50) || ' seconds')
+  FROM generate_series(1, 20000);
+INSERT INTO legacy SELECT 20000 + value, '2019-06-01 13:00:00' FROM generate_series(1, 500);
+CREATE TABLE backfilled(id TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
+INSERT INTO backfilled SELECT toid_new('ulid', created_at), n FROM legacy;
+SELECT count(*), count(DISTINCT created_at) FROM legacy;
+SELECT count(*), sum(toid_time('ulid', b.id) = l.created_at || CASE WHEN length(l.created_at) = 19 THEN '.000' ELSE '' END)
+  FROM backfilled AS b JOIN legacy AS l USING (n);
+CREATE TABLE backfilled7(id BLOB PRIMARY KEY, n INTEGER);
+INSERT INTO backfilled7 SELECT toid_new_blob('uuidv7', created_at), n FROM legacy ORDER BY random();
+SELECT count(*), count(DISTINCT id) FROM backfilled7;
+-- refused: the node formats and those with few random bits, saying why and what to use
+SELECT toid_new('nanoflake', '2024-01-01');
+SELECT toid_new('ulid-flake-scalable', 1704067200000);
+SELECT toid_new('uid11-seq', 'now');
+SELECT toid_new_blob('ulid-flake', 'now');
+SELECT toid_new('uid11', 'now');
+SELECT toid_new('ulid', NULL);
+SELECT toid_new(NULL, 1);
+SELECT toid_new('ulid', '1969-12-31 23:59:59.999');
+SELECT toid_new('ulid', 'yesterday');
+
+-- ==== any UUID: toid_uuid_inspect (text in any form, or a 16-byte blob)
+SELECT toid_uuid_inspect('c232ab00-9414-11ec-b3c8-9f6bdeced846');
+SELECT toid_uuid_inspect('{1EC9414C-232A-6B00-B3C8-9F6BDECED846}');
+SELECT toid_uuid_inspect(x'017f22e279b07cc398c4dc0c0c07398f');
+SELECT toid_uuid_inspect('urn:uuid:919108f7-52d1-4320-9bac-f847db4148a8');
+SELECT toid_uuid_inspect('2489e9ad2ee28e008ec932d5f69181c0');
+SELECT json_extract(toid_uuid_inspect(u), '$.version'), json_extract(toid_uuid_inspect(u), '$.variant'),
+       json_extract(toid_uuid_inspect(u), '$.unix_ms')
+  FROM (SELECT '00000000-0000-0000-0000-000000000000' AS u UNION ALL SELECT 'ffffffff-ffff-ffff-ffff-ffffffffffff'
+        UNION ALL SELECT 'c232ab00-9414-11ec-33c8-9f6bdeced846' UNION ALL SELECT 'c232ab00-9414-11ec-d3c8-9f6bdeced846'
+        UNION ALL SELECT 'c232ab00-9414-11ec-f3c8-9f6bdeced846' UNION ALL SELECT '00000000-0000-1000-8000-000000000000');
+SELECT toid_uuid_inspect(NULL);
+SELECT toid_uuid_inspect('c232ab00-9414-11ec-b3c8-9f6bdeced84');
+SELECT toid_uuid_inspect('c232ab00-9414-11ec-b3c8-9f6bdeced84g');
+SELECT toid_uuid_inspect(x'0102');
+SELECT toid_uuid_inspect(1.5);
+
+-- ==== the bounds of a time are not deterministic ('now' moves): searched
+-- from the index all the same, refused where a stale bound would be kept
+SELECT count(*) FROM backfilled WHERE id BETWEEN toid_min('ulid', '2019-06-01') AND toid_max('ulid', '2019-06-01');
+EXPLAIN QUERY PLAN SELECT n FROM backfilled WHERE id BETWEEN toid_min('ulid', 'now-1h') AND toid_max('ulid', 'now');
+CREATE INDEX recent ON backfilled(id) WHERE id > toid_min('ulid', 'now-1d');

@@ -318,6 +318,57 @@ def test_errors(db):
     print("ok: errors raise sqlite3.OperationalError with the library's reason")
 
 
+def test_at_time():
+    """toid_new(fmt, time), for backfills: rows sharing milliseconds into a
+    keyed table without a duplicate, each ID at its row's ms; two
+    connections in one ms never collide; a forked child never goes on from
+    its parent's last ID of a ms; the other formats refuse."""
+    db = connect()
+    db.execute("CREATE TEMP TABLE legacy(n INTEGER PRIMARY KEY, created_at TEXT)")
+    rows = [(i, "2019-06-01 12:%02d:%06.3f" % (i // 60000, (i // 40) % 60000 / 1000)) for i in range(50000)]
+    db.executemany("INSERT INTO legacy VALUES (?, ?)", rows)
+    for fmt, col in (("ulid", "TEXT"), ("uuidv7", "BLOB"), ("scru160", "TEXT")):
+        fn = "toid_new" if col == "TEXT" else "toid_new_blob"
+        db.execute(f"CREATE TEMP TABLE ev(id {col} PRIMARY KEY, n INTEGER)")
+        db.execute(f"INSERT INTO ev SELECT {fn}(?, created_at), n FROM legacy", (fmt,))
+        off = one(db, "SELECT count(*) FROM ev JOIN legacy USING (n) "
+                      "WHERE toid_unix_ms(?, id) <> CAST(round((julianday(created_at) - 2440587.5) * 86400000) AS INTEGER)",
+                  fmt)
+        check(one(db, "SELECT count(*) FROM ev") == len(rows) and off == 0,
+              f"{fmt} at a time: {off} IDs not at their row's ms")
+        db.execute("DROP TABLE ev")
+    check(one(db, "SELECT count(DISTINCT created_at) FROM legacy") < len(rows) // 30, "legacy rows share ms")
+    # two connections, one ms
+    a, b = connect(), connect()
+    at = "2021-02-03 04:05:06.789"
+    ids = [one(c, "SELECT toid_new('ulid', ?)", at) for _ in range(3000) for c in (a, b)]
+    check(len(set(ids)) == len(ids), "two connections at one ms repeated a ULID")
+    # fork: the child's generator for given times starts afresh
+    first = one(a, "SELECT toid_new('ulid', ?)", at)
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        child = [one(a, "SELECT toid_new('ulid', ?)", at) for _ in range(1000)]
+        os.write(w, json.dumps(child).encode())
+        os._exit(0)
+    os.close(w)
+    data = b""
+    while chunk := os.read(r, 1 << 16):
+        data += chunk
+    os.close(r)
+    os.waitpid(pid, 0)
+    parent = [one(a, "SELECT toid_new('ulid', ?)", at) for _ in range(1000)]
+    every = ids + [first] + parent + json.loads(data)
+    check(len(set(every)) == len(every), "fork: parent and child repeated a ULID at one ms")
+    check(all(x < y for x, y in zip(parent, parent[1:])), "at one ms: not increasing")
+    for fmt in ("nanoflake", "ulid-flake-scalable", "uid11-seq", "ulid-flake", "uid11"):
+        raises(db, "SELECT toid_new(?, 'now')", (fmt,), r"no ID at a given time: .*use ulid, scru160, uuidv7",
+               f"{fmt} at a time")
+    print("ok: IDs at given times: a backfill of 50,000 rows sharing ms, two connections and a fork at one ms, "
+          "refusals")
+
+
 def main():
     global sqlite3_inspector
     db = connect()
@@ -325,6 +376,7 @@ def main():
     test_vectors(db)
     test_errors(db)
     test_bulk(db)
+    test_at_time()
     test_shared_node()
     test_process_node()
     test_fork()
