@@ -25,9 +25,15 @@ export interface FormatInfo {
   readonly variantOf: FormatName | null;
 }
 
+/** A time: text as the CLI reads it (toid_parse_time_span: ISO 8601 at any precision, a
+ * span: '2024-01-01' is the whole day; @SECONDS, Nms, Ns, Nus, unix ms; 'now', 'now-1h',
+ * '-15m', '+2d': instants), an integer of unix ms (number or bigint), or a Date (one instant). */
+export type Time = string | number | bigint | Date;
+
 export interface EpochOption {
-  /** The epoch of ulid-flake, ulid-flake-scalable and nanoflake (default 2024-01-01). */
-  epoch?: number | Date;
+  /** The epoch of ulid-flake, ulid-flake-scalable and nanoflake (default 2024-01-01): a Time,
+   * its first ms ('2020' is 2020-01-01T00:00Z). */
+  epoch?: Time;
 }
 
 /** The inspection fields (DESIGN.md); int (64-bit formats) and random80 (scru160) are bigint. */
@@ -49,14 +55,36 @@ export interface Fields {
   reserved?: boolean;
 }
 
-/** Thrown for invalid IDs (RangeError) and by the generators (Error). */
+/** A UUID of any version as `toid inspect --json` reads it (the library's toid_uuid_json). */
+export interface UuidInfo {
+  format: 'uuid';
+  /** Canonical: lower case, hyphenated. */
+  text: string;
+  /** The version field (1..8 for RFC 9562's variant; 0 for nil, 15 for max). */
+  version: number;
+  variant: 'rfc9562' | 'ncs' | 'microsoft' | 'future' | 'nil' | 'max';
+  /** Versions 1, 6 and 7: the time (1 and 6 may be before 1970: then unix_ms alone). */
+  unix_ms?: number;
+  time?: string;
+  hex: string;
+  /** Versions 1 and 6. */
+  clock_seq?: number;
+  node?: string;
+  /** The formats that read the text too (inspect only). */
+  also?: FormatName[];
+}
+
+/** Thrown for invalid IDs (RangeError) and by the generators (Error). The message is
+ * "<function>: <parameter>: <what is wrong> (<reason>)"; for a text refused, the library's
+ * explanation, the words `toid inspect` prints: "parse: text: 'f81d4fae-...' is not a valid
+ * uuidv7: UUID version 4, toid reads version 7 (char)". */
 export interface ToidError extends Error {
   /** TOID_ELENGTH, TOID_ECHAR, TOID_EOVERFLOW, TOID_ECLOCK, TOID_EFORKED, ...; TOID_EBUSY, ... */
   code: string;
   /** The library's error class: 'length', 'char', 'overflow', 'clock', 'forked', ...; or a
    * ClaimError's 'busy', 'behind', 'io', 'lost', 'corrupt', 'invalid'. */
   reason: string;
-  /** For 'char': the offset of the first bad byte. */
+  /** For 'char': the offset of the first bad byte of the UTF-8 text, counted from 0. */
   position?: number;
 }
 
@@ -93,6 +121,8 @@ export declare class ID {
   readonly unixMs: number;
   readonly time: Date;
   readonly fields: Fields;
+  /** The same 16 bytes as a UUID's text: ulid and uuidv7 (a RangeError for the others). */
+  readonly uuid: string;
   /** -1, 0, 1 against an ID of the same format; TypeError otherwise. */
   compare(other: ID): -1 | 0 | 1;
   equals(other: unknown): boolean;
@@ -140,6 +170,22 @@ export declare function time(id: string | ID, format?: FormatName | null, option
 export declare function fromBytes(bytes: Uint8Array, format: FormatName, options?: EpochOption): ID;
 /** From the 64-bit formats' integer form. */
 export declare function fromInt(value: bigint, format: FormatName, options?: EpochOption): ID;
+/** What `toid inspect --json` says: an ID's fields, or any UUID of another version (without
+ * format); also: the other formats that read the text. */
+export declare function inspect(text: string, format?: FormatName | null,
+  options?: EpochOption): (Fields & { also?: FormatName[] }) | UuidInfo;
+/** Any UUID (versions 1..8, any variant, nil, max; any form) read. */
+export declare function uuidInfo(text: string): UuidInfo;
+/** A ULID's 16 bytes as a UUID's text. */
+export declare function ulidToUuid(text: string): string;
+/** Any UUID's 16 bytes as a ULID's text. */
+export declare function uuidToUlid(text: string): string;
+/** An ID from a UUID's text: a version 7 UUID is a uuidv7, any other a ulid. */
+export declare function fromUuid(text: string, format?: 'ulid' | 'uuidv7' | null): ID;
+/** [lowest, highest] ID whose times lie in [start, end] (default: start's whole span). */
+export declare function timeBounds(format: FormatName, start: Time, options?: EpochOption): [ID, ID];
+export declare function timeBounds(format: FormatName, start: Time, end?: Time | null,
+  options?: EpochOption): [ID, ID];
 export declare function make(format: FormatName,
   fields: Record<string, string | number | bigint | boolean | Date>, options?: EpochOption): ID;
 /** Reconfigures the process-wide generator of a format (node, epoch). A node format's node is

@@ -7,8 +7,9 @@ const toid = createRequire(import.meta.url)('./index.js');
 
 export default toid;
 export const {
-  ulid, uuidv7, newBytes, newMany, newManyBytes, parse, isValid, time, fromBytes, fromInt, make,
-  configure, claim, formats, ID, Generator, Claim, ClaimError, libraryVersion,
+  ulid, uuidv7, newBytes, newMany, newManyBytes, parse, isValid, time, inspect, uuidInfo,
+  ulidToUuid, uuidToUlid, fromUuid, fromBytes, fromInt, make, timeBounds, configure, claim,
+  formats, ID, Generator, Claim, ClaimError, libraryVersion,
 } = toid;
 const new_ = toid.new;
 export { new_ as new };

@@ -47,7 +47,7 @@ mkdir -p "$work/checkout/bindings"
 tgz=$work/toid-$version.tgz
 [ -f "$tgz" ] || fail "no $tgz (the package's version is not $version?): $(ls "$work")"
 [ ! -e "$work/checkout/bindings/node/libtoid" ] || fail "npm pack left libtoid/ behind (postpack)"
-for f in binding.gyp index.js index.mjs index.d.ts src/toid_node.c scripts/libtoid.js libtoid/include/toid.h \
+for f in binding.gyp index.js addon.js index.mjs index.d.ts src/toid_node.c scripts/libtoid.js libtoid/include/toid.h \
          libtoid/src/registry.c libtoid/src/codec_simd_x86.c libtoid/claim/claim_local.c \
          libtoid/common/toid_claim_epoch.h libtoid/LICENSE; do
     tar -tzf "$tgz" | grep -x "package/$f" >/dev/null || fail "the tarball has no $f"

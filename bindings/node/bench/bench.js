@@ -2,10 +2,10 @@
 // toid next to its npm peers and its floor, measured in one run:
 //   toid.ulid()   vs ulid's monotonicFactory()()   (goal: >= 5x faster)
 //   toid.uuidv7() vs uuid's v7()                   (goal: >= 1.0x)
-//   the floor: an empty N-API call (toid._noop()); the C library alone making
-//   the same IDs (_cLoop: one toid_new_text per ID, no JavaScript value), so
+//   the floor: an empty N-API call (the addon's noop()); the C library alone
+//   making the same IDs (its cLoop: one toid_new_text per ID, no JavaScript value), so
 //   toid.ulid() - that = what N-API and the string add; and the batches:
-//   newMany('ulid', 1000) (one call, 1000 strings sliced from one Buffer)
+//   newMany('ulid', 1000) (one call: 1000 strings by JSON.parse of the batch)
 //   and newManyBytes('ulid', 1000), per ID.
 // ns per ID, medians of ROUNDS rounds; the candidates take turns in each
 // round so that a busy machine's load falls on all of them alike.
@@ -13,14 +13,16 @@
 const { monotonicFactory } = require('ulid');
 const { v7 } = require('uuid');
 const toid = require('..');
+const native = require('../addon.js');   // the hooks below are not in toid's exports
+const ULID = toid.formats.findIndex((f) => f.name === 'ulid');
 
 const ROUNDS = Number(process.argv[2] || 21);
 const N = 100000;
 const monotonic = monotonicFactory();
 
 const CASES = [   // [name, function, IDs per call, calls per round]
-  ['empty N-API call toid._noop() (floor)', () => toid._noop(), 1, N],
-  ['C library alone, per ID', () => toid._cLoop('ulid', 1000), 1000, N / 1000],
+  ['empty N-API call noop() (floor)', () => native.noop(), 1, N],
+  ['C library alone, per ID', () => native.cLoop(ULID, 1000), 1000, N / 1000],
   ['toid.ulid()', toid.ulid, 1, N],
   ["toid.new('ulid')", () => toid.new('ulid'), 1, N],
   ["toid.newMany('ulid', 1000), per ID", () => toid.newMany('ulid', 1000), 1000, N / 1000],
@@ -52,5 +54,6 @@ const floor = CASES[0][0];
 console.log(`ulid monotonicFactory / toid.ulid()          = ${x('ulid monotonicFactory()()', 'toid.ulid()')}x  (goal >= 5)`);
 console.log(`uuid v7() / toid.uuidv7()                    = ${x('uuid v7()', 'toid.uuidv7()')}x  (goal >= 1.0)`);
 console.log(`ulid monotonicFactory / newMany, per ID      = ${x('ulid monotonicFactory()()', "toid.newMany('ulid', 1000), per ID")}x`);
+console.log(`newMany per ID / toid.ulid()                 = ${x("toid.newMany('ulid', 1000), per ID", 'toid.ulid()')}x  (goal <= 1: a batch no dearer per ID)`);
 console.log(`toid.ulid() - C library alone                = ${(by['toid.ulid()'] - by['C library alone, per ID']).toFixed(1).padStart(6)} ns (N-API call + string)`);
 console.log(`empty N-API call                             = ${by[floor].toFixed(1).padStart(6)} ns`);

@@ -37,6 +37,7 @@
 #include "toid_claim.h"
 #include "toid_claim_epoch.h"
 #include "toid_node_max.h"
+#include "toid_bind_words.h"
 
 /* The largest node of each format's generator (nanoflake 1023,
  * ulid-flake-scalable 31), 0 for the formats without a node: asked of the
@@ -127,22 +128,34 @@ static napi_value throw_generation(napi_env env, toid_format f, int rc) {
     return throw_toid(env, false, msg, rc, -1);
 }
 
-/* Throws a RangeError for a text that format f (or no format, f < 0) refused. */
-static napi_value throw_parse(napi_env env, int f, int rc, const char *text, size_t len,
-                              size_t pos) {
-    char shown[64];
-    size_t n = len < 40 ? len : 40;
+/* Throws a RangeError "<fn>: <param>: '<text>' is not a valid <what>: <the
+ * library's explanation> (<reason>)" for a text refused, the explanation
+ * toid_explain's for explain_f (a format, or -1 for detection): the words
+ * `toid inspect` prints. .position (for 'char') counts bytes of the UTF-8
+ * text from 0, as in every front end. */
+static napi_value throw_refusal(napi_env env, const char *fn, const char *param, int explain_f,
+                                const char *what, int rc, const char *text, size_t len,
+                                size_t pos) {
+    char why[320];
+    if (toid_explain(explain_f, text, len, rc, pos, why, sizeof why) < 0)
+        snprintf(why, sizeof why, "%s", toid_strerror(rc));
+    char shown[128];
+    size_t n = len < 100 ? len : 100;
+    while (n < len && n > 0 && ((unsigned char)text[n] & 0xC0) == 0x80)
+        n--;                              /* (not in the middle of a character) */
     memcpy(shown, text, n);
     strcpy(shown + n, len > n ? "..." : "");
-    char msg[256];
-    const char *what = f >= 0 ? toid_format_get((toid_format)f)->name : "ID";
-    if (rc == TOID_ECHAR)
-        snprintf(msg, sizeof msg, "'%s' is not a valid %s: %s at position %zu (%s)", shown, what,
-                 toid_strerror(rc), pos, toid_err_name(rc));
-    else
-        snprintf(msg, sizeof msg, "'%s' is not a valid %s: %s (%s)", shown, what,
-                 toid_strerror(rc), toid_err_name(rc));
+    char msg[640];
+    snprintf(msg, sizeof msg, "%s: %s: '%s' is not a valid %s: %s (%s)", fn, param, shown, what,
+             why, toid_err_name(rc));
     return throw_toid(env, true, msg, rc, rc == TOID_ECHAR ? (long)pos : -1);
+}
+
+/* throw_refusal for a text that format f (or no format, f < 0) refused. */
+static napi_value throw_parse(napi_env env, const char *fn, int f, int rc, const char *text,
+                              size_t len, size_t pos) {
+    return throw_refusal(env, fn, "text", f, f >= 0 ? toid_format_get((toid_format)f)->name : "ID",
+                         rc, text, len, pos);
 }
 
 /* Throws a RangeError "what: message (class)" for other library errors. */
@@ -369,19 +382,56 @@ static int format_call(napi_env env, napi_callback_info info, args_t *a) {
     return get_args(env, info, a) ? format_at(env, a, 0) : -1;
 }
 
-/* Argument i as a string of at most cap - 1 bytes (UTF-8) into buf; *len its
- * length. A longer one is cut to cap - 1 bytes: still longer than any
- * format's text, so the decoder answers "length" as it would for the whole. */
-static bool string_at(napi_env env, const args_t *a, size_t i, char *buf, size_t cap,
-                      size_t *len) {
-    napi_valuetype t = napi_undefined;
+/* A string argument's UTF-8: in buf when it fits, else on the heap (a text
+ * longer than any ID: an error's words still say its whole length). */
+typedef struct {
+    char buf[128];
+    char *text;   /* buf, or malloc'd */
+    size_t len;
+} text_arg;
+
+static void text_free(text_arg *t) {
+    if (t->text && t->text != t->buf)
+        free(t->text);
+    t->text = NULL;
+}
+
+/* Argument i as a string into *t (text_free it); false with a TypeError
+ * "<fn>: <param>: must be a string" pending. */
+static bool string_at(napi_env env, const args_t *a, size_t i, const char *fn, const char *param,
+                      text_arg *t) {
+    napi_valuetype type = napi_undefined;
+    t->text = NULL;
     if (i < a->argc)
-        napi_typeof(env, a->argv[i], &t);
-    if (t != napi_string) {
-        napi_throw_type_error(env, "TOID_EINVALID", "an ID must be a string");
+        napi_typeof(env, a->argv[i], &type);
+    if (type != napi_string) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s: %s: must be a string", fn, param);
+        napi_throw_type_error(env, "TOID_EINVALID", msg);
         return false;
     }
-    return napi_get_value_string_utf8(env, a->argv[i], buf, cap, len) == napi_ok;
+    size_t full = 0;
+    if (napi_get_value_string_utf8(env, a->argv[i], NULL, 0, &full) != napi_ok)
+        return false;
+    t->text = full < sizeof t->buf ? t->buf : malloc(full + 1);
+    if (!t->text) {
+        napi_throw_error(env, "TOID_ENOMEM", "out of memory");
+        return false;
+    }
+    if (napi_get_value_string_utf8(env, a->argv[i], t->text, full + 1, &t->len) != napi_ok) {
+        text_free(t);
+        return false;
+    }
+    return true;
+}
+
+/* Argument i as a C string (a function's name from index.js), else dflt. */
+static const char *name_at(napi_env env, const args_t *a, size_t i, char *buf, size_t cap,
+                           const char *dflt) {
+    size_t len;
+    if (i < a->argc && napi_get_value_string_utf8(env, a->argv[i], buf, cap, &len) == napi_ok)
+        return buf;
+    return dflt;
 }
 
 /* Argument i as a Buffer / Uint8Array of format f's value, checked. */
@@ -602,9 +652,16 @@ static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
 /* Largest batch per call (larger ones are split by index.js). */
 #define BATCH_MAX 65536
 
-/* n IDs of f made in one library call, strictly increasing, into a new
- * Buffer: n binary values back to back, or n texts back to back (as_text;
- * index.js cuts it into strings). */
+/* n IDs of f made in one library call, strictly increasing: as a new
+ * Buffer of the n binary values back to back, or (as_text) as one string,
+ * the text of a JSON array of the n texts, which index.js hands to
+ * JSON.parse. That is the cheapest way to n separate strings found: V8's
+ * JSON parser makes each string in place, with no call per ID (napi_set_element
+ * and a napi_create_string_latin1 per ID cost more than toid.ulid() calls;
+ * slicing one Buffer per ID costs a C++ call each), and each string is a
+ * copy of its own, where String.prototype.slice and split make slices that
+ * keep the whole batch's text alive for as long as any one ID lives. The
+ * texts need no escaping: no format's alphabet has '"' or '\\'. */
 static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
     args_t a;
     own_gen *gen;
@@ -618,38 +675,52 @@ static napi_value batch(napi_env env, napi_callback_info info, bool as_text) {
         return NULL;
     }
     size_t size = toid_bin_size((toid_format)f), tlen = toid_format_get((toid_format)f)->text_len;
+    napi_value out;
+    void *data;
+    if (!as_text) {   /* the IDs straight into the Buffer */
+        CHECK(env, napi_create_buffer(env, (size_t)n * size, &data, &out));
+        if (n > 0 && !make_ids(env, (toid_format)f, gen, data, (size_t)n))
+            return NULL;
+        return out;
+    }
     uint8_t *bin = malloc((size_t)n * size + 1);
-    if (!bin) {
+    char *json = malloc((size_t)n * (tlen + 3) + 3);   /* ["ID","ID"] */
+    if (!bin || !json) {
+        free(bin);
+        free(json);
         napi_throw_error(env, "TOID_ENOMEM", "out of memory");
         return NULL;
     }
     if (n > 0 && !make_ids(env, (toid_format)f, gen, bin, (size_t)n)) {
         free(bin);
+        free(json);
         return NULL;
     }
-    napi_value out;
-    void *data;
-    if (napi_create_buffer(env, (size_t)n * (as_text ? tlen : size), &data, &out) != napi_ok) {
-        free(bin);
-        return NULL;
+    char *o = json;
+    *o++ = '[';
+    for (int64_t i = 0; i < n; i++) {
+        *o++ = '"';
+        toid_encode((toid_format)f, bin + (size_t)i * size, o, tlen + 1);   /* (its NUL overwritten) */
+        o += tlen;
+        *o++ = '"';
+        *o++ = ',';
     }
-    if (!as_text) {
-        memcpy(data, bin, (size_t)n * size);
-    } else {
-        char text[TOID_TEXT_MAX];
-        for (int64_t i = 0; i < n; i++) {
-            toid_encode((toid_format)f, bin + (size_t)i * size, text, sizeof text);
-            memcpy((char *)data + (size_t)i * tlen, text, tlen);
-        }
-    }
+    if (n > 0)
+        o--;
+    *o++ = ']';
+    napi_status st = napi_create_string_latin1(env, json, (size_t)(o - json), &out);
     free(bin);
+    free(json);
+    CHECK(env, st);
     return out;
 }
 
-static napi_value js_batch_text(napi_env env, napi_callback_info info) {
+/* batchJson(f or generator, n) -> '["ID",...]' */
+static napi_value js_batch_json(napi_env env, napi_callback_info info) {
     return batch(env, info, true);
 }
 
+/* batchBytes(f or generator, n) -> Buffer */
 static napi_value js_batch_bytes(napi_env env, napi_callback_info info) {
     return batch(env, info, false);
 }
@@ -866,7 +937,7 @@ static napi_value js_claim_release(napi_env env, napi_callback_info info) {
 }
 
 /* genCreate(f, node|undefined, epoch|undefined) -> a generator of one's own,
- * for newText, newBytes, batchText and batchBytes. A claimed format's claims
+ * for newText, newBytes, batchJson and batchBytes. A claimed format's claims
  * a node of its own: the one named, else the lowest free one. */
 static napi_value js_gen_create(napi_env env, napi_callback_info info) {
     toid_gen_config cfg;
@@ -973,55 +1044,62 @@ static napi_value js_set_claim_error(napi_env env, napi_callback_info info) {
 
 /* ---- decoding ---------------------------------------------------------- */
 
-/* Longest text worth copying: every format's text is at most 40 bytes. */
-#define TEXT_CAP 128
-
 /* Decodes argument 0 (a string) strictly as the format in argument 1, or
- * detects the format when argument 1 is -1. Returns the format, or -1 with
- * a RangeError (reason, position) or TypeError pending. */
-static int decode_call(napi_env env, const args_t *a, uint8_t *bin) {
-    char text[TEXT_CAP];
-    size_t len, pos = 0;
+ * detects the format when argument 1 is -1 (*also: the other formats that
+ * read it); errors name the function in argument fn_i. Returns the format,
+ * or -1 with a RangeError (reason, position) or TypeError pending. */
+static int decode_call(napi_env env, const args_t *a, size_t fn_i, uint8_t *bin, uint32_t *also) {
+    char fnbuf[32];
+    const char *fn = name_at(env, a, fn_i, fnbuf, sizeof fnbuf, "parse");
+    text_arg t;
+    size_t pos = 0;
     int32_t f = -1;
-    if (!string_at(env, a, 0, text, sizeof text, &len))
+    *also = 0;
+    if (!string_at(env, a, 0, fn, "text", &t))
         return -1;
     if (a->argc > 1 && napi_get_value_int32(env, a->argv[1], &f) != napi_ok)
         f = -1;
-    if (f >= 0 && (f = format_at(env, a, 1)) < 0)
-        return -1;
-    int rc = f >= 0 ? toid_decode((toid_format)f, text, len, bin, &pos)
-                    : toid_detect(text, len, bin, &pos);
-    if (rc < 0) {
-        throw_parse(env, f, rc, text, len, pos);
+    if (f >= 0 && (f = format_at(env, a, 1)) < 0) {
+        text_free(&t);
         return -1;
     }
-    return f >= 0 ? f : rc;
+    int rc = f >= 0 ? toid_decode((toid_format)f, t.text, t.len, bin, &pos)
+                    : toid_detect_also(t.text, t.len, bin, also, &pos);
+    if (rc < 0)
+        throw_parse(env, fn, f, rc, t.text, t.len, pos);
+    text_free(&t);
+    return rc < 0 ? -1 : f >= 0 ? f : rc;
 }
 
-/* decode(text, f or -1) -> [f, Buffer]: strict, or detected with -1. */
+/* decode(text, f or -1, fn) -> [f, Buffer, also]: strict, or detected with
+ * -1 (also: a mask of the other formats that read the text). */
 static napi_value js_decode(napi_env env, napi_callback_info info) {
     args_t a;
     uint8_t bin[TOID_BIN_MAX];
+    uint32_t also;
     int f;
-    if (!get_args(env, info, &a) || (f = decode_call(env, &a, bin)) < 0)
+    if (!get_args(env, info, &a) || (f = decode_call(env, &a, 2, bin, &also)) < 0)
         return NULL;
-    napi_value out, fv, buf = bytes_value(env, (toid_format)f, bin);
+    napi_value out, v, buf = bytes_value(env, (toid_format)f, bin);
     if (!buf)
         return NULL;
-    CHECK(env, napi_create_array_with_length(env, 2, &out));
-    CHECK(env, napi_create_int32(env, f, &fv));
-    CHECK(env, napi_set_element(env, out, 0, fv));
+    CHECK(env, napi_create_array_with_length(env, 3, &out));
+    CHECK(env, napi_create_int32(env, f, &v));
+    CHECK(env, napi_set_element(env, out, 0, v));
     CHECK(env, napi_set_element(env, out, 1, buf));
+    CHECK(env, napi_create_uint32(env, also, &v));
+    CHECK(env, napi_set_element(env, out, 2, v));
     return out;
 }
 
-/* timeOf(text, f or -1, epoch) -> unix ms: decode and time in one call. */
+/* timeOf(text, f or -1, epoch, fn) -> unix ms: decode and time in one call. */
 static napi_value js_time_of(napi_env env, napi_callback_info info) {
     args_t a;
     uint8_t bin[TOID_BIN_MAX];
+    uint32_t also;
     int f;
     int64_t epoch, ms;
-    if (!get_args(env, info, &a) || (f = decode_call(env, &a, bin)) < 0
+    if (!get_args(env, info, &a) || (f = decode_call(env, &a, 3, bin, &also)) < 0
         || !epoch_at(env, &a, 2, &epoch))
         return NULL;
     int rc = toid_time_of((toid_format)f, bin, epoch, &ms);
@@ -1030,6 +1108,243 @@ static napi_value js_time_of(napi_env env, napi_callback_info info) {
     napi_value v;
     CHECK(env, napi_create_int64(env, ms, &v));
     return v;
+}
+
+/* formatNames(mask) -> the names of the formats in mask, by detection rank. */
+static napi_value js_format_names(napi_env env, napi_callback_info info) {
+    args_t a;
+    uint32_t mask = 0;
+    if (!get_args(env, info, &a) || a.argc < 1
+        || napi_get_value_uint32(env, a.argv[0], &mask) != napi_ok)
+        return NULL;
+    napi_value arr, v;
+    uint32_t n = 0;
+    CHECK(env, napi_create_array(env, &arr));
+    for (unsigned rank = 1; rank <= TOID_FORMAT_COUNT + 1; rank++)   /* (never detected: last) */
+        for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+            unsigned r = toid_format_get((toid_format)f)->detect_rank;
+            if (mask >> f & 1u && (r ? r : TOID_FORMAT_COUNT + 1u) == rank) {
+                CHECK(env, napi_create_string_utf8(env, toid_format_get((toid_format)f)->name,
+                                                   NAPI_AUTO_LENGTH, &v));
+                CHECK(env, napi_set_element(env, arr, n++, v));
+            }
+        }
+    return arr;
+}
+
+/* formatByName(name) -> the library's index of a format name or alias, any
+ * case ('ULID', 'uuid7', 'ulid_flake'), or -1. */
+static napi_value js_format_by_name(napi_env env, napi_callback_info info) {
+    args_t a;
+    text_arg t;
+    napi_value v;
+    if (!get_args(env, info, &a) || !string_at(env, &a, 0, "format", "name", &t))
+        return NULL;
+    int f = toid_format_by_name(t.text, t.len);
+    text_free(&t);
+    CHECK(env, napi_create_int32(env, f < 0 ? -1 : f, &v));
+    return v;
+}
+
+/* formatNameError(name) -> "unknown format 'ulidd' (did you mean ulid?)":
+ * the library's one message for a name that is no format. */
+static napi_value js_format_name_error(napi_env env, napi_callback_info info) {
+    args_t a;
+    text_arg t;
+    if (!get_args(env, info, &a) || !string_at(env, &a, 0, "format", "name", &t))
+        return NULL;
+    char msg[320];
+    int n = toid_format_name_error(t.text, t.len, msg, sizeof msg);
+    text_free(&t);
+    if (n < 0)
+        n = snprintf(msg, sizeof msg, "unknown format");
+    return text_value(env, msg, n);
+}
+
+/* A UUID's record as toid_uuid_json writes it (toid inspect --json's). */
+static napi_value uuid_json(napi_env env, const toid_uuid_info *u) {
+    char json[512];
+    int n = toid_uuid_json(u, json, sizeof json);
+    if (n < 0)
+        return throw_value(env, "uuid", n);
+    return text_value(env, json, n);
+}
+
+/* uuidDetect(text, fn) -> [json, also] when detection reads text as a UUID
+ * of its own (toid_uuid_detect: another version than 7, another variant,
+ * nil, max) as toid inspect does, also the mask of the formats that read
+ * it too; else null. */
+static napi_value js_uuid_detect(napi_env env, napi_callback_info info) {
+    args_t a;
+    text_arg t;
+    char fnbuf[32];
+    if (!get_args(env, info, &a)
+        || !string_at(env, &a, 0, name_at(env, &a, 1, fnbuf, sizeof fnbuf, "inspect"), "text", &t))
+        return NULL;
+    toid_uuid_info u;
+    napi_value out, v, json;
+    if (!toid_uuid_detect(t.text, t.len, &u)) {
+        text_free(&t);
+        CHECK(env, napi_get_null(env, &out));
+        return out;
+    }
+    uint8_t bin[TOID_BIN_MAX];
+    uint32_t also = 0;
+    size_t pos;
+    int rc = toid_detect_also(t.text, t.len, bin, &also, &pos);
+    text_free(&t);
+    if (!(json = uuid_json(env, &u)))
+        return NULL;
+    CHECK(env, napi_create_array_with_length(env, 2, &out));
+    CHECK(env, napi_set_element(env, out, 0, json));
+    CHECK(env, napi_create_uint32(env, rc >= 0 ? also | 1u << rc : 0, &v));
+    CHECK(env, napi_set_element(env, out, 1, v));
+    return out;
+}
+
+/* uuidRead(text, fn) -> [json, Buffer]: any UUID in any of its forms
+ * (toid_uuid_read); a RangeError naming fn and 'text' otherwise. */
+static napi_value js_uuid_read(napi_env env, napi_callback_info info) {
+    args_t a;
+    text_arg t;
+    char fnbuf[32];
+    const char *fn;
+    if (!get_args(env, info, &a)
+        || !string_at(env, &a, 0, fn = name_at(env, &a, 1, fnbuf, sizeof fnbuf, "uuidInfo"), "text",
+                      &t))
+        return NULL;
+    toid_uuid_info u;
+    size_t pos = 0;
+    int rc = toid_uuid_read(t.text, t.len, &u, &pos);
+    if (rc < 0) {   /* (the UUID reader's errors: its length, a character) */
+        throw_refusal(env, fn, "text", TOID_UUIDV7, "UUID", rc, t.text, t.len, pos);
+        text_free(&t);
+        return NULL;
+    }
+    text_free(&t);
+    napi_value out, json, buf;
+    if (!(json = uuid_json(env, &u)))
+        return NULL;
+    CHECK(env, napi_create_buffer_copy(env, 16, u.bytes, NULL, &buf));
+    CHECK(env, napi_create_array_with_length(env, 2, &out));
+    CHECK(env, napi_set_element(env, out, 0, json));
+    CHECK(env, napi_set_element(env, out, 1, buf));
+    return out;
+}
+
+/* ulidToUuid(text) -> the ULID's 16 bytes as a UUID's text (toid_ulid_to_uuid). */
+static napi_value js_ulid_to_uuid(napi_env env, napi_callback_info info) {
+    args_t a;
+    text_arg t;
+    if (!get_args(env, info, &a) || !string_at(env, &a, 0, "ulidToUuid", "text", &t))
+        return NULL;
+    char out[40];
+    size_t pos = 0;
+    int rc = toid_ulid_to_uuid(t.text, t.len, out, sizeof out, &pos);
+    if (rc < 0)
+        throw_parse(env, "ulidToUuid", TOID_ULID, rc, t.text, t.len, pos);
+    text_free(&t);
+    return rc < 0 ? NULL : text_value(env, out, rc);
+}
+
+/* uuidToUlid(text) -> any UUID's 16 bytes (any version, any form) as a ULID. */
+static napi_value js_uuid_to_ulid(napi_env env, napi_callback_info info) {
+    args_t a;
+    text_arg t;
+    if (!get_args(env, info, &a) || !string_at(env, &a, 0, "uuidToUlid", "text", &t))
+        return NULL;
+    toid_uuid_info u;
+    size_t pos = 0;
+    int rc = toid_uuid_read(t.text, t.len, &u, &pos);
+    if (rc < 0)
+        throw_refusal(env, "uuidToUlid", "text", TOID_UUIDV7, "UUID", rc, t.text, t.len, pos);
+    text_free(&t);
+    if (rc < 0)
+        return NULL;
+    char out[TOID_TEXT_MAX];
+    int n = toid_encode(TOID_ULID, u.bytes, out, sizeof out);   /* every 128-bit value is a ULID */
+    return n < 0 ? throw_value(env, "uuidToUlid", n) : text_value(env, out, n);
+}
+
+/* parseTime(text) -> [first_ms, last_ms, notes]: the span of time text names
+ * (toid_parse_time_span, as the CLI reads it), or null when it is no time. */
+static napi_value js_parse_time(napi_env env, napi_callback_info info) {
+    args_t a;
+    text_arg t;
+    if (!get_args(env, info, &a) || !string_at(env, &a, 0, "time", "text", &t))
+        return NULL;
+    int64_t first, last;
+    unsigned notes = 0;
+    int rc = toid_parse_time_span(t.text, t.len, &first, &last, &notes);
+    text_free(&t);
+    napi_value out, v;
+    if (rc < 0) {
+        CHECK(env, napi_get_null(env, &out));
+        return out;
+    }
+    CHECK(env, napi_create_array_with_length(env, 3, &out));
+    CHECK(env, napi_create_int64(env, first, &v));
+    CHECK(env, napi_set_element(env, out, 0, v));
+    CHECK(env, napi_create_int64(env, last, &v));
+    CHECK(env, napi_set_element(env, out, 1, v));
+    CHECK(env, napi_create_uint32(env, notes, &v));
+    CHECK(env, napi_set_element(env, out, 2, v));
+    return out;
+}
+
+/* formatTime(ms) -> RFC 3339 UTC text as the library writes it. */
+static napi_value js_format_time(napi_env env, napi_callback_info info) {
+    args_t a;
+    int64_t ms = 0;
+    if (!get_args(env, info, &a) || a.argc < 1
+        || napi_get_value_int64(env, a.argv[0], &ms) != napi_ok)
+        return NULL;
+    char out[48];
+    int n = toid_format_time(ms, out, sizeof out);
+    if (n < 0)
+        n = snprintf(out, sizeof out, "%lld ms", (long long)ms);
+    return text_value(env, out, n);
+}
+
+/* timeSpan(f, epoch) -> [min_ms, max_ms]: the times format f holds. */
+static napi_value js_time_span(napi_env env, napi_callback_info info) {
+    args_t a;
+    int f;
+    int64_t epoch, lo, hi;
+    if ((f = format_call(env, info, &a)) < 0 || !epoch_at(env, &a, 1, &epoch))
+        return NULL;
+    int rc = toid_time_span((toid_format)f, epoch, &lo, &hi);
+    if (rc < 0)
+        return throw_value(env, "timeBounds", rc);
+    napi_value out, v;
+    CHECK(env, napi_create_array_with_length(env, 2, &out));
+    CHECK(env, napi_create_int64(env, lo, &v));
+    CHECK(env, napi_set_element(env, out, 0, v));
+    CHECK(env, napi_create_int64(env, hi, &v));
+    CHECK(env, napi_set_element(env, out, 1, v));
+    return out;
+}
+
+/* timeBounds(f, ms, epoch) -> [lo Buffer, hi Buffer]: the smallest and the
+ * largest value of f whose time is ms (toid_time_bounds). */
+static napi_value js_time_bounds(napi_env env, napi_callback_info info) {
+    args_t a;
+    int f;
+    int64_t ms = 0, epoch;
+    if ((f = format_call(env, info, &a)) < 0 || a.argc < 2
+        || napi_get_value_int64(env, a.argv[1], &ms) != napi_ok || !epoch_at(env, &a, 2, &epoch))
+        return NULL;
+    uint8_t lo[TOID_BIN_MAX], hi[TOID_BIN_MAX];
+    int rc = toid_time_bounds((toid_format)f, ms, epoch, lo, hi);
+    if (rc < 0)
+        return throw_value(env, "timeBounds", rc);
+    napi_value out, l, h;
+    if (!(l = bytes_value(env, (toid_format)f, lo)) || !(h = bytes_value(env, (toid_format)f, hi)))
+        return NULL;
+    CHECK(env, napi_create_array_with_length(env, 2, &out));
+    CHECK(env, napi_set_element(env, out, 0, l));
+    CHECK(env, napi_set_element(env, out, 1, h));
+    return out;
 }
 
 /* encode(f, Buffer) -> canonical text */
@@ -1135,15 +1450,19 @@ static napi_value js_make(napi_env env, napi_callback_info info) {
         CHECK(env, napi_get_value_string_utf8(env, v, value, sizeof value, &vlen));
         int rc = toid_fields_set((toid_format)f, &in, name, nlen, value, vlen);
         if (rc < 0) {
-            char what[160];
-            snprintf(what, sizeof what, "make: field %s=%s", name, value);
+            char what[200];   /* the field is the parameter, as Python's make says it */
+            snprintf(what, sizeof what, "make: %s: '%s' for %s", name, value,
+                     toid_format_get((toid_format)f)->name);
             return throw_value(env, what, rc);
         }
     }
     uint8_t bin[TOID_BIN_MAX];
     int rc = toid_make((toid_format)f, &in, epoch, bin);
-    if (rc < 0)
-        return throw_value(env, "make", rc);
+    if (rc < 0) {
+        char what[80];
+        snprintf(what, sizeof what, "make: a %s of these fields", toid_format_get((toid_format)f)->name);
+        return throw_value(env, what, rc);
+    }
     return bytes_value(env, (toid_format)f, bin);
 }
 
@@ -1204,13 +1523,19 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     static const struct { const char *name; napi_callback fn; } fns[] = {
         { "ulid", js_ulid }, { "uuidv7", js_uuidv7 }, { "noop", js_noop }, { "cLoop", js_c_loop },
         { "newText", js_new_text }, { "newBytes", js_new_bytes },
-        { "batchText", js_batch_text }, { "batchBytes", js_batch_bytes },
+        { "batchJson", js_batch_json }, { "batchBytes", js_batch_bytes },
         { "configure", js_configure }, { "genCreate", js_gen_create }, { "genNode", js_gen_node },
         { "genClose", js_gen_close }, { "claim", js_claim }, { "claimNode", js_claim_node },
         { "claimValid", js_claim_valid }, { "claimRelease", js_claim_release },
         { "setClaimError", js_set_claim_error }, { "decode", js_decode }, { "timeOf", js_time_of },
         { "encode", js_encode }, { "describe", js_describe }, { "fromInt", js_from_int },
         { "make", js_make }, { "formats", js_formats }, { "version", js_version },
+        { "formatNames", js_format_names }, { "formatByName", js_format_by_name },
+        { "formatNameError", js_format_name_error }, { "uuidDetect", js_uuid_detect },
+        { "uuidRead", js_uuid_read }, { "ulidToUuid", js_ulid_to_uuid },
+        { "uuidToUlid", js_uuid_to_ulid }, { "parseTime", js_parse_time },
+        { "formatTime", js_format_time }, { "timeSpan", js_time_span },
+        { "timeBounds", js_time_bounds },
     };
     fill_node_max();
     pthread_once(&pgen_once, pgen_init);
@@ -1221,5 +1546,9 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
             || napi_set_named_property(env, exports, fns[i].name, fn) != napi_ok)
             return NULL;
     }
+    napi_value expected;
+    if (napi_create_string_utf8(env, TOID_BIND_TIME_EXPECTED, NAPI_AUTO_LENGTH, &expected) != napi_ok
+        || napi_set_named_property(env, exports, "timeExpected", expected) != napi_ok)
+        return NULL;
     return exports;
 }

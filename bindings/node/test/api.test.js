@@ -167,6 +167,16 @@ test('Generator: a generator of its own, with its own node', () => {
   assert.equal(new Set(many).size, many.length);
 });
 
+test('the benchmark hooks are not exported; newMany gives separate strings', () => {
+  for (const k of ['_noop', '_cLoop', 'noop', 'cLoop', 'batchJson']) assert.equal(toid[k], undefined, k);
+  const ids = toid.newMany('uuidv7', 3);
+  assert.ok(ids.every((t) => typeof t === 'string' && t.length === 36));
+  assert.deepEqual(toid.newMany('ulid', 0), []);
+  const g = new toid.Generator('scru160');
+  assert.equal(g.newMany(1).length, 1);
+  assert.throws(() => toid.newMany('ulid', -1), RangeError);
+});
+
 test('read-only variants: IDs of the reference libraries read at their times, never generated', () => {
   const variants = toid.formats.filter((f) => !f.generates).map((f) => f.name);
   assert.deepEqual(variants, ['nanoflake-ref24', 'uid11-ref44']);

@@ -90,13 +90,16 @@ def test_encode_lines(vectors_dir, fmt):
     assert n > 0
 
 
-def test_char_position_counts_characters_not_bytes():
-    # lengths are bytes (26: 'é' is two), positions are characters of the str
+def test_char_position_counts_bytes_from_0():
+    # lengths and positions are bytes of the UTF-8 text, counted from 0, as
+    # in every front end; every byte before the first bad one is ASCII, so
+    # the position is the bad character's index in the str too
     text = "0é" + "0" * 23
     assert len(text.encode()) == 26
     with pytest.raises(toid.ParseError) as e:
         toid.parse(text, "ulid")
     assert e.value.reason == "char" and e.value.position == 1 and text[1] == "é"
+    assert "bad character at position 1 (char)" in str(e.value)
     with pytest.raises(toid.ParseError) as e:
         toid.parse("0" * 25 + "!", "ulid")
     assert e.value.position == 25 and "position 25" in str(e.value)

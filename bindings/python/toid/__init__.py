@@ -25,7 +25,9 @@ The generating functions are the C functions themselves (no Python frame on
 the hot path); the ID value type is Python over the library's decoders.
 """
 import datetime as _dt
+import json as _json
 import uuid as _uuid
+import warnings as _warnings
 
 from toid import _toid
 from toid._toid import (  # noqa: F401  (re-exported)
@@ -43,8 +45,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS", "ID", "Claim", "ClaimError", "Generator", "GenerationError", "ParseError",
-    "claim", "configure", "formats",
-    "make", "new", "new_bytes", "new_many", "parse", "time_bounds", "LIBRARY_VERSION",
+    "claim", "configure", "formats", "inspect",
+    "make", "new", "new_bytes", "new_many", "parse", "time_bounds", "ulid_to_uuid",
+    "uuid_info", "uuid_to_ulid", "LIBRARY_VERSION",
 ]
 
 _FORMAT_INFO = _toid._formats()
@@ -61,20 +64,65 @@ def formats():
     return {name: dict(info) for name, info in _FORMAT_INFO.items()}
 
 
-def _epoch_ms(epoch):
-    """An epoch given as int ms, an aware datetime, or None (the default)."""
-    if epoch is None or isinstance(epoch, int):
-        return epoch
-    if isinstance(epoch, _dt.datetime):
-        if epoch.tzinfo is None:
-            raise ValueError("epoch must be an aware datetime (tzinfo set) or int ms")
-        return _ms_of(epoch)
-    raise TypeError(f"epoch must be int ms or an aware datetime, not {type(epoch).__name__}")
+# Times: what the library reads as text (toid_parse_time_span, as the CLI
+# does), int unix ms, or an aware datetime (one instant). A naive datetime
+# is refused: Python reads it as local time in some places and as UTC in
+# others, and a time a few hours off is a confident wrong answer.
+def _naive(fn, param, value):
+    return ValueError(f"{fn}: {param}: {value!r} is a naive datetime, which may mean any zone: "
+                      "give it a tzinfo (datetime.timezone.utc) or write the time as text "
+                      "('2024-01-01T10:30' is UTC) (invalid)")
+
+
+def _span(fn, param, value):
+    """(first_ms, last_ms) of a time argument: the span a text names
+    ('2024-01-01': the whole day), else one instant. Errors name fn and
+    param."""
+    if isinstance(value, bool):
+        raise TypeError(f"{fn}: {param}: a time is a str, an int of unix ms or an aware "
+                        f"datetime, not bool")
+    if isinstance(value, int):
+        return value, value
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise _naive(fn, param, value)
+        ms = _ms_of(value)
+        return ms, ms
+    if isinstance(value, _dt.date):                        # a day: its span, in UTC
+        value = value.isoformat()
+    if isinstance(value, (str, bytes)):
+        span = _toid._parse_time(value)
+        if span is None:
+            raise ValueError(f"{fn}: {param}: {value!r} is not a time: "
+                             f"{_toid._TIME_EXPECTED} (invalid)")
+        first, last, notes = span
+        if notes & 2:                                      # TOID_TIME_LOOKS_SECONDS
+            v = value.decode() if isinstance(value, bytes) else value
+            _warnings.warn(f"{fn}: {param}: {v!r} is read as unix milliseconds "
+                           f"({_toid._format_time(first)}); for seconds write @{v} or {v}s",
+                           stacklevel=3)
+        return first, last
+    raise TypeError(f"{fn}: {param}: a time is a str, an int of unix ms or an aware datetime, "
+                    f"not {type(value).__name__}")
 
 
 def _ms_of(when):
+    """An aware datetime's unix ms (its ms, the µs below them dropped)."""
     delta = when - _dt.datetime(1970, 1, 1, tzinfo=_UTC)
     return (delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000)
+
+
+def _epoch_ms(epoch, fn="ID"):
+    """An epoch given as int ms, an aware datetime, a time as text (its
+    first ms: '2020' is 2020-01-01T00:00Z), or None (the default)."""
+    if epoch is None:
+        return None
+    return _span(fn, "epoch", epoch)[0]
+
+
+def _format_name(format, fn):
+    """The canonical name of a format name or alias ('ULID', 'uuid7')."""
+    return _toid._time_span(format, None, fn)[0]
 
 
 def configure(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None):
@@ -89,7 +137,7 @@ def configure(format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=
     holder) while another process or Generator holds it, and nothing
     changes. A node the process held by number before is given back. Not
     while other threads generate that format."""
-    _toid.configure(format, node=node, epoch=_epoch_ms(epoch),
+    _toid.configure(format, node=node, epoch=_epoch_ms(epoch, "configure"),
                     entropy_bytes=entropy_bytes, wait_max_ms=wait_max_ms)
 
 
@@ -178,7 +226,7 @@ class Generator(_CGenerator):
         return False
 
     def __init__(self, format, *, node=None, epoch=None, entropy_bytes=None, wait_max_ms=None):
-        super().__init__(format, node=node, epoch=_epoch_ms(epoch),
+        super().__init__(format, node=node, epoch=_epoch_ms(epoch, "Generator"),
                          entropy_bytes=entropy_bytes, wait_max_ms=wait_max_ms)
 
 
@@ -193,8 +241,8 @@ class ID:
     __slots__ = ("_format", "_bytes", "_epoch")
 
     def __init__(self, text, format=None, *, epoch=None):
-        fmt, data = _toid._decode(text, format)
-        self._init(fmt, data, _epoch_ms(epoch))
+        fmt, data, _ = _toid._decode(text, format, "ID")
+        self._init(fmt, data, _epoch_ms(epoch, "ID"))
 
     def _init(self, fmt, data, epoch):
         object.__setattr__(self, "_format", fmt)
@@ -211,33 +259,47 @@ class ID:
     @classmethod
     def from_bytes(cls, data, format, *, epoch=None):
         """From the binary form (big-endian, exactly the format's size)."""
-        return cls._of(format, _toid._from_bytes(format, data), _epoch_ms(epoch))
+        fmt, data = _toid._from_bytes(format, data, "from_bytes")
+        return cls._of(fmt, data, _epoch_ms(epoch, "from_bytes"))
 
     @classmethod
     def from_int(cls, value, format, *, epoch=None):
         """From the value as an int (the integer form of the 64-bit formats)."""
-        size = _FORMAT_INFO[format]["bin_size"] if format in _FORMAT_INFO else None
-        if size is None:
-            _toid._from_bytes(format, b"")          # raises the unknown-format error
+        fmt = _format_name(format, "from_int")
+        size = _FORMAT_INFO[fmt]["bin_size"]
         if not isinstance(value, int) or value < 0 or value.bit_length() > 8 * size:
-            raise ValueError(f"{value!r} is not a {format} value: "
+            raise ValueError(f"from_int: value: {value!r} is not a {fmt} value: "
                              "value too large for the format (overflow)")
-        return cls.from_bytes(value.to_bytes(size, "big"), format, epoch=epoch)
+        fmt, data = _toid._from_bytes(fmt, value.to_bytes(size, "big"), "from_int")
+        return cls._of(fmt, data, _epoch_ms(epoch, "from_int"))
 
     @classmethod
     def from_uuid(cls, value, format=None):
-        """From a uuid.UUID: a version 7 UUID is a uuidv7, and any UUID's 16
-        bytes are a ulid (format="ulid" to read a v7 UUID as a ulid too)."""
-        if format is None:
-            format = "uuidv7" if value.version == 7 else "ulid"
-        if format not in _UUID_FORMATS:
-            raise ValueError(f"a UUID is a ulid or a uuidv7, not a {format}")
-        return cls.from_bytes(value.bytes, format)
+        """From a UUID: a uuid.UUID, or its text in any form (36 characters,
+        32 hex digits, {...}, urn:uuid:...). A version 7 UUID is a uuidv7,
+        and any UUID's 16 bytes are a ulid (format="ulid" to read a v7 UUID
+        as a ulid too); format="uuidv7" refuses another version with the
+        library's reason ("UUID version 4, toid reads version 7")."""
+        if isinstance(value, _uuid.UUID):
+            data, version, text = value.bytes, value.version, str(value)
+        else:
+            info, data = _toid._uuid_read(value, "from_uuid")
+            info = _json.loads(info)
+            version = info["version"] if info["variant"] == "rfc9562" else None
+            text = info["text"]
+        fmt = "uuidv7" if format is None and version == 7 else \
+            "ulid" if format is None else _format_name(format, "from_uuid")
+        if fmt == "uuidv7":                       # the library's check and words
+            fmt, data, _ = _toid._decode(text, fmt, "from_uuid")
+        elif fmt != "ulid":
+            raise ValueError(f"from_uuid: format: a UUID is a ulid or a uuidv7, not a {fmt} "
+                             "(invalid)")
+        return cls._of(fmt, data)
 
     @classmethod
     def new(cls, format="ulid"):
         """A new ID from the process-wide generator of format."""
-        return cls._of(format, new_bytes(format))
+        return cls._of(_format_name(format, "ID.new"), new_bytes(format))
 
     # ---- views --------------------------------------------------------------
     @property
@@ -350,35 +412,105 @@ class ID:
 
 def parse(text, format=None, *, epoch=None):
     """The ID that text is, decoded strictly (str or bytes; no trimming, no
-    lenient aliases). Without format, detected in the order uuidv7, ulid,
-    scru160, uid11, ulid-flake, nanoflake (name uid11-seq and
-    ulid-flake-scalable). Raises ParseError (a ValueError) with the library's
-    reason (.reason: 'length', 'char', 'overflow') and .position for 'char'."""
-    fmt, data = _toid._decode(text, format)
-    return ID._of(fmt, data, _epoch_ms(epoch))
+    lenient aliases: a uuidv7 in its 36-character form). Without format,
+    detected (a uuidv7 in any UUID form too) in
+    the order uuidv7, ulid, scru160, uid11, ulid-flake, nanoflake (name
+    uid11-seq and ulid-flake-scalable). Raises ParseError (a ValueError)
+    with the library's explanation, the words `toid inspect` prints, its
+    error class (.reason: 'length', 'char', 'overflow', 'invalid') and
+    .position for 'char' (bytes from 0)."""
+    fmt, data, _ = _toid._decode(text, format, "parse")
+    return ID._of(fmt, data, _epoch_ms(epoch, "parse"))
+
+
+def inspect(text, format=None, *, epoch=None):
+    """What `toid inspect --json` says of text, as a dict: the ID's fields
+    (format, text, unix_ms, time, hex and the format's own), or, without
+    format, for a UUID of another version than 7 (or another variant, or
+    the nil or max UUID) in any of its forms, {"format": "uuid", "text",
+    "version", "variant", and for versions 1, 6 and 7 "unix_ms" and "time"
+    (1 and 6: "clock_seq", "node"), "hex"}; "also": the other formats that
+    read the text, when there are any. ParseError as parse()."""
+    ep = _epoch_ms(epoch, "inspect")
+    if format is None:
+        found = _toid._uuid_detect(text)
+        if found is not None:
+            info, also = found
+            info = _json.loads(info)
+            if also:
+                info["also"] = list(also)
+            return info
+    fmt, data, also = _toid._decode(text, format, "inspect")
+    fields = _toid._describe(fmt, data, ep)
+    if also:
+        fields["also"] = list(also)
+    return fields
+
+
+def uuid_info(text):
+    """Any UUID (versions 1 to 8, any variant, nil, max; 36 characters, 32
+    hex digits, {...} or urn:uuid:...), read: {"format": "uuid", "text",
+    "version", "variant" ("rfc9562", "ncs", "microsoft", "future", "nil",
+    "max"), "unix_ms" and "time" for versions 1, 6 and 7, "hex",
+    "clock_seq" and "node" for 1 and 6}, the fields of `toid inspect
+    --json`. ParseError for a text that is no UUID."""
+    return _json.loads(_toid._uuid_read(text, "uuid_info")[0])
+
+
+def ulid_to_uuid(text):
+    """A ULID's 16 bytes as a UUID's text (lower case, hyphenated; its
+    version and variant bits are whatever the ULID holds), as `toid convert
+    --to uuid` writes it. ParseError for a text that is no ULID."""
+    return _toid._ulid_to_uuid(text)
+
+
+def uuid_to_ulid(text):
+    """Any UUID's 16 bytes (any version, any form) as a ULID's text, as
+    `toid convert --to ulid` writes it. ParseError for a text that is no UUID."""
+    return _toid._uuid_to_ulid(text)
 
 
 def make(format, *, epoch=None, **fields):
     """Composes an ID from fields, as `toid make` does: the time (unix_ms, ts
-    or time as RFC 3339 text) plus the format's sub-fields, or the whole
-    value (int or hex). make("nanoflake", ts=0, generator=1, sequence=0)."""
-    def text(v):
+    or time as RFC 3339 text, or time as an aware datetime) plus the
+    format's sub-fields, or the whole value (int or hex).
+    make("nanoflake", ts=0, generator=1, sequence=0)."""
+    def text(k, v):
         if isinstance(v, bool):
             return "true" if v else "false"
         if isinstance(v, _dt.datetime):
-            if v.tzinfo is None:
-                raise ValueError("make: time must be an aware datetime")
+            if v.tzinfo is None or v.utcoffset() is None:
+                raise _naive("make", k, v)
             return v.isoformat(timespec="milliseconds")
         return str(v)
-    ep = _epoch_ms(epoch)
-    data = _toid._make(format, {k: text(v) for k, v in fields.items()}, ep)
-    return ID._of(format, data, ep)
+    ep = _epoch_ms(epoch, "make")
+    fmt = _format_name(format, "make")
+    data = _toid._make(fmt, {k: text(k, v) for k, v in fields.items()}, ep)
+    return ID._of(fmt, data, ep)
 
 
-def time_bounds(format, when, *, epoch=None):
-    """(lowest, highest) ID of format whose time is `when` (int unix ms or an
-    aware datetime): for `WHERE id BETWEEN lo AND hi`."""
-    ms = when if isinstance(when, int) else _epoch_ms(when)
-    ep = _epoch_ms(epoch)
-    lo, hi = _toid._time_bounds(format, ms, ep)
-    return ID._of(format, lo, ep), ID._of(format, hi, ep)
+def time_bounds(format, start, end=None, *, epoch=None):
+    """(lowest, highest) ID of format whose times lie in [start, end], for
+    `WHERE id BETWEEN lo AND hi`, as `toid range` gives them. A time is
+    text as the CLI reads it (toid_parse_time_span): a span, whole
+    ('2024-01-01' is the day, from its first ms to its last; '2024' the
+    year), or an instant ('now', 'now-1h', '-15m', '@1704067200.5'); an int
+    of unix ms; or an aware datetime (one instant; a naive one is refused).
+    Without end, start's whole span. Errors name the parameter at fault."""
+    ep = _epoch_ms(epoch, "time_bounds")
+    first, last = _span("time_bounds", "start", start)
+    hi_param, hi_value = "start", start
+    if end is not None:
+        last = _span("time_bounds", "end", end)[1]
+        hi_param, hi_value = "end", end
+        if last < first:
+            raise ValueError(f"time_bounds: end: {end!r} is before start {start!r} (invalid)")
+    fmt, min_ms, max_ms = _toid._time_span(format, ep, "time_bounds")
+    for param, value, ms in (("start", start, first), (hi_param, hi_value, last)):
+        if not min_ms <= ms <= max_ms:
+            raise ValueError(f"time_bounds: {param}: {value!r} is outside the times {fmt} "
+                             f"holds ({_toid._format_time(min_ms)} .. "
+                             f"{_toid._format_time(max_ms)}) (range)")
+    lo = _toid._time_bounds(fmt, first, ep)[0]
+    hi = _toid._time_bounds(fmt, last, ep)[1]
+    return ID._of(fmt, lo, ep), ID._of(fmt, hi, ep)

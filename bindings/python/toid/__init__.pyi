@@ -7,16 +7,23 @@ FormatName = Literal["ulid", "ulid-flake", "ulid-flake-scalable", "scru160", "na
                      "uid11", "uid11-seq", "uuidv7",
                      # read only: the layouts reference libraries write (parse; never generated)
                      "nanoflake-ref24", "uid11-ref44"]
-Epoch = Union[int, datetime.datetime, None]
+# A time: text as the CLI reads it (toid_parse_time_span: '2024-01-01' is the
+# whole day, 'now-1h' an instant), int unix ms, an aware datetime (one
+# instant; a naive one is refused), or a date (its whole day, UTC).
+Time = Union[str, bytes, int, datetime.datetime, datetime.date]
+# An epoch: a time (its first ms), or None for the format's default.
+Epoch = Union[str, bytes, int, datetime.datetime, datetime.date, None]
 
 __version__: str
 LIBRARY_VERSION: str
 FORMATS: Tuple[str, ...]
 
 class ParseError(ValueError):
-    reason: str                 # "length", "char", "overflow"
-    position: Optional[int]     # the bad character's index, for "char"
-    format: Optional[str]       # None when the format was detected
+    # The message: "<function>: <parameter>: <input> is not a valid <format>:
+    # <the library's explanation, as toid inspect prints it> (<reason>)".
+    reason: str                 # "length", "char", "overflow", "invalid"
+    position: Optional[int]     # for "char": the bad byte's offset from 0 (UTF-8)
+    format: Optional[str]       # None when the format was detected, or for a UUID
 
 class GenerationError(RuntimeError):
     # "clock", "exhausted", "overflow", "forked", "entropy"
@@ -61,8 +68,16 @@ class Claim:
 def claim(format: str, node: Optional[int] = ...) -> Claim: ...
 def parse(text: Union[str, bytes], format: Optional[str] = ..., *, epoch: Epoch = ...) -> ID: ...
 def make(format: str, *, epoch: Epoch = ..., **fields: Union[int, str, bool, datetime.datetime]) -> ID: ...
-def time_bounds(format: str, when: Union[int, datetime.datetime], *,
+def time_bounds(format: str, start: Time, end: Optional[Time] = ..., *,
                 epoch: Epoch = ...) -> Tuple[ID, ID]: ...
+# What `toid inspect --json` says: an ID's fields, or any UUID's ({"format":
+# "uuid", "text", "version", "variant", "unix_ms", "time", "hex", "clock_seq",
+# "node"}), with "also" when other formats read the text.
+def inspect(text: Union[str, bytes], format: Optional[str] = ..., *,
+            epoch: Epoch = ...) -> Dict[str, Any]: ...
+def uuid_info(text: Union[str, bytes]) -> Dict[str, Any]: ...
+def ulid_to_uuid(text: Union[str, bytes]) -> str: ...
+def uuid_to_ulid(text: Union[str, bytes]) -> str: ...
 
 class Generator:
     # A node format's Generator claims a node of its own (node=None: the lowest
@@ -91,7 +106,7 @@ class ID:
     @classmethod
     def from_int(cls, value: int, format: str, *, epoch: Epoch = ...) -> ID: ...
     @classmethod
-    def from_uuid(cls, value: uuid.UUID, format: Optional[str] = ...) -> ID: ...
+    def from_uuid(cls, value: Union[uuid.UUID, str, bytes], format: Optional[str] = ...) -> ID: ...
     @classmethod
     def new(cls, format: str = ...) -> ID: ...
     @property

@@ -52,7 +52,7 @@ def _inspect(args):
     first = True
     for text in ids:
         try:
-            fields = toid.parse(text, args.format).fields
+            fields = toid.inspect(text, args.format)
         except (toid.ParseError, ValueError) as e:
             _fail(e)
             status = 1
@@ -63,8 +63,11 @@ def _inspect(args):
         else:
             if not first:
                 print()
+            also = fields.pop("also", None)
             for k, v in fields.items():
                 print(f"{k + ':':<11}{str(v).lower() if isinstance(v, bool) else v}")
+            if also:
+                print(f"{'note:':<11}also reads as {' '.join(also)} (-f picks one)")
         first = False
     return status
 
@@ -92,7 +95,8 @@ _P_NEW.set_defaults(run=_new)
 _P_INSPECT = _SUB.add_parser("inspect", help="decode IDs: format, time and fields",
                              description="Decode each ID (the arguments, else one per line of "
                              "stdin) and print its format, canonical text, time and fields. "
-                             "Without -f the format is detected as `toid inspect` does. An "
+                             "Without -f the format is detected as `toid inspect` does, and a "
+                             "UUID of another version is read as format uuid. An "
                              "invalid ID is reported on stderr, the others go on, and the exit "
                              "status is 1.")
 _P_INSPECT.add_argument("-f", "--format", choices=toid.FORMATS, metavar="FORMAT",

@@ -32,6 +32,7 @@
 #include "toid_claim.h"
 #include "toid_claim_epoch.h"
 #include "toid_node_max.h"
+#include "toid_bind_words.h"
 
 /* Batches at least this long run without the GIL. */
 #define TOID_PY_NOGIL_MIN 64
@@ -72,13 +73,16 @@ static process_gen pgen[TOID_FORMAT_COUNT];
 
 /* ---- formats ----------------------------------------------------------- */
 
-/* The format named by obj (a str), or -1 with ValueError/TypeError set. */
-static int format_arg(PyObject *obj) {
+/* The format named by obj (a str), or -1 with ValueError/TypeError set,
+ * naming the function fn and its parameter 'format'; an unknown name in the
+ * library's words (toid_format_name_error: "unknown format 'ulidd' (did
+ * you mean ulid?)"). */
+static int format_arg(const char *fn, PyObject *obj) {
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
         if (obj == format_names[f])            /* literals are usually the interned object */
             return f;
     if (!PyUnicode_Check(obj)) {
-        PyErr_Format(PyExc_TypeError, "format must be a str such as 'ulid', not %.80s",
+        PyErr_Format(PyExc_TypeError, "%s: format: must be a str such as 'ulid', not %.80s", fn,
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
@@ -87,8 +91,12 @@ static int format_arg(PyObject *obj) {
     if (!name)
         return -1;
     int f = toid_format_by_name(name, (size_t)len);
-    if (f < 0)
-        PyErr_Format(PyExc_ValueError, "unknown format %R (formats: toid.FORMATS)", obj);
+    if (f < 0) {
+        char msg[320];
+        if (toid_format_name_error(name, (size_t)len, msg, sizeof msg) < 0)
+            snprintf(msg, sizeof msg, "unknown format");
+        PyErr_Format(PyExc_ValueError, "%s: format: %s (invalid)", fn, msg);
+    }
     return f;
 }
 
@@ -258,44 +266,60 @@ static int process_next(toid_format f, uint8_t *bin) {
     }
 }
 
-/* Raises ParseError for text that format f (or, for TOID_FORMAT_COUNT, no
- * format) refused with rc; byte_pos is the library's offset for TOID_ECHAR.
- * position is counted in characters of the str the caller gave. */
-static PyObject *parse_error(PyObject *input, const char *text, int f, int rc,
-                             size_t byte_pos) {
-    PyObject *position = Py_None;
-    Py_INCREF(position);
-    const char *what = f < TOID_FORMAT_COUNT ? toid_format_get((toid_format)f)->name : "ID";
-    PyObject *msg;
-    if (rc == TOID_ECHAR) {
-        size_t pos = byte_pos;
-        if (PyUnicode_Check(input) && !PyUnicode_IS_ASCII(input)) {
-            pos = 0;                            /* count UTF-8 lead bytes before it */
-            for (size_t i = 0; i < byte_pos; i++)
-                pos += ((unsigned char)text[i] & 0xC0) != 0x80;
-        }
-        Py_DECREF(position);
-        position = PyLong_FromSize_t(pos);
-        msg = PyUnicode_FromFormat("%R is not a valid %s: %s at position %zu (%s)", input, what,
-                                   toid_strerror(rc), pos, toid_err_name(rc));
-    } else {
-        msg = PyUnicode_FromFormat("%R is not a valid %s: %s (%s)", input, what,
-                                   toid_strerror(rc), toid_err_name(rc));
+/* Longest input shown in a message, in characters (then "..."). */
+#define SHOW_MAX 100
+
+/* Raises ParseError "<fn>: <param>: <input> is not a valid <what>: <the
+ * library's explanation> (<reason>)", the explanation toid_explain's for
+ * explain_f (a format, or -1 for detection), the words `toid inspect`
+ * prints. .reason is the library's error class, .position (for 'char') the
+ * offset of the bad byte in the UTF-8 text, counted from 0 as in every
+ * front end (every byte before it is ASCII, so it is the character's index
+ * in a str too), .format fmt (None: detected, or not a format). */
+static PyObject *parse_error(const char *fn, const char *param, PyObject *input,
+                             const char *text, size_t len, int explain_f, int rc,
+                             size_t byte_pos, const char *what, PyObject *fmt) {
+    char why[320];
+    if (toid_explain(explain_f, text, len, rc, byte_pos, why, sizeof why) < 0)
+        snprintf(why, sizeof why, "%s", toid_strerror(rc));
+    PyObject *shown = input;
+    Py_INCREF(shown);
+    Py_ssize_t n = PyUnicode_Check(input) ? PyUnicode_GET_LENGTH(input)
+                 : PyBytes_Check(input) ? PyBytes_GET_SIZE(input) : 0;
+    if (n > SHOW_MAX) {                   /* a long input: its start, then ... */
+        Py_DECREF(shown);
+        shown = PyUnicode_Check(input) ? PyUnicode_Substring(input, 0, SHOW_MAX)
+                                       : PyBytes_FromStringAndSize(PyBytes_AS_STRING(input), SHOW_MAX);
+        if (!shown)
+            return NULL;
     }
+    PyObject *position = rc == TOID_ECHAR ? PyLong_FromSize_t(byte_pos) : Py_NewRef(Py_None);
+    PyObject *msg = PyUnicode_FromFormat("%s: %s: %R%s is not a valid %s: %s (%s)", fn, param,
+                                         shown, n > SHOW_MAX ? "..." : "", what, why,
+                                         toid_err_name(rc));
+    Py_DECREF(shown);
     PyObject *exc = msg && position ? PyObject_CallOneArg(ParseError, msg) : NULL;
     Py_XDECREF(msg);
     if (exc) {
         PyObject *reason = PyUnicode_FromString(toid_err_name(rc));
-        PyObject *fmt = f < TOID_FORMAT_COUNT ? format_names[f] : Py_None;
         if (reason && PyObject_SetAttrString(exc, "reason", reason) == 0
             && PyObject_SetAttrString(exc, "position", position) == 0
-            && PyObject_SetAttrString(exc, "format", fmt) == 0)
+            && PyObject_SetAttrString(exc, "format", fmt ? fmt : Py_None) == 0)
             PyErr_SetObject(ParseError, exc);
         Py_XDECREF(reason);
         Py_DECREF(exc);
     }
     Py_XDECREF(position);
     return NULL;
+}
+
+/* parse_error for text that format f (TOID_FORMAT_COUNT: detection) refused. */
+static PyObject *decode_error(const char *fn, PyObject *input, const char *text, size_t len,
+                              int f, int rc, size_t pos) {
+    if (f < TOID_FORMAT_COUNT)
+        return parse_error(fn, "text", input, text, len, f, rc, pos,
+                           toid_format_get((toid_format)f)->name, format_names[f]);
+    return parse_error(fn, "text", input, text, len, -1, rc, pos, "ID", NULL);
 }
 
 /* Raises ValueError for a library error outside parsing. */
@@ -323,7 +347,7 @@ static int optional_format(const char *fn, PyObject *const *args, Py_ssize_t nar
         PyErr_Format(PyExc_TypeError, "%s() takes at most 1 argument (%zd given)", fn, nargs);
         return -1;
     }
-    return format_arg(args[0]);
+    return format_arg(fn, args[0]);
 }
 
 static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -382,7 +406,7 @@ static PyObject *py_c_loop(PyObject *self, PyObject *args) {
     Py_ssize_t n;
     if (!PyArg_ParseTuple(args, "On:_c_loop", &fmt, &n))
         return NULL;
-    int f = format_arg(fmt);
+    int f = format_arg("_c_loop", fmt);
     if (f < 0)
         return NULL;
     char text[TOID_TEXT_MAX];
@@ -497,7 +521,7 @@ static PyObject *py_new_many(PyObject *self, PyObject *args) {
     int as_bytes = 0;
     if (!PyArg_ParseTuple(args, "On|p:new_many", &fmt, &n, &as_bytes))
         return NULL;
-    int f = format_arg(fmt);
+    int f = format_arg("new_many", fmt);
     if (f < 0)
         return NULL;
     batch_claim none = { NULL, 0 };
@@ -610,7 +634,7 @@ static PyObject *py_configure(PyObject *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OOOO:configure", config_kwlist, &fmt,
                                      &node, &epoch, &eb, &wait))
         return NULL;
-    int f = format_arg(fmt);
+    int f = format_arg("configure", fmt);
     toid_gen_config cfg;
     if (f < 0 || config_from(f, node, epoch, eb, wait, &cfg) < 0)
         return NULL;
@@ -647,7 +671,7 @@ static PyObject *py_claim(PyObject *self, PyObject *args) {
     PyObject *fmt, *node;
     if (!PyArg_ParseTuple(args, "OO:claim", &fmt, &node))
         return NULL;
-    int f = format_arg(fmt);
+    int f = format_arg("claim", fmt);
     if (f < 0)
         return NULL;
     if (!claim_max[f])
@@ -698,7 +722,7 @@ static PyObject *py_claim_release(PyObject *self, PyObject *args) {
     PyObject *fmt, *cap;
     if (!PyArg_ParseTuple(args, "OO:claim_release", &fmt, &cap))
         return NULL;
-    int f = format_arg(fmt);
+    int f = format_arg("release", fmt);
     toid_claim *k = f < 0 ? NULL : capsule_claim(cap);
     if (!k)
         return NULL;
@@ -729,7 +753,7 @@ static int Generator_init(GeneratorObject *self, PyObject *args, PyObject *kw) {
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$OOOO:Generator", config_kwlist, &fmt,
                                      &node, &epoch, &eb, &wait))
         return -1;
-    int f = format_arg(fmt);
+    int f = format_arg("Generator", fmt);
     toid_gen_config cfg;
     if (f < 0 || config_from(f, node, epoch, eb, wait, &cfg) < 0)
         return -1;
@@ -924,56 +948,205 @@ static PyTypeObject GeneratorType = {
 
 /* text (str or bytes) as bytes and their length: a str as its UTF-8 (kept by
  * the str itself), so a decoder counts and reports in bytes. */
-static const char *text_arg(PyObject *obj, Py_ssize_t *len) {
+static const char *text_arg(const char *fn, PyObject *obj, Py_ssize_t *len) {
     if (PyUnicode_Check(obj))
         return PyUnicode_AsUTF8AndSize(obj, len);
     if (PyBytes_Check(obj)) {
         *len = PyBytes_GET_SIZE(obj);
         return PyBytes_AS_STRING(obj);
     }
-    PyErr_Format(PyExc_TypeError, "an ID must be a str or bytes, not %.80s",
+    PyErr_Format(PyExc_TypeError, "%s: text: must be a str or bytes, not %.80s", fn,
                  Py_TYPE(obj)->tp_name);
     return NULL;
 }
 
-/* decode(text, format or None) -> (format, bytes): strict, or detected. */
+/* The names of the formats in mask, as a tuple, by detection rank. */
+static PyObject *names_of(uint32_t mask) {
+    PyObject *t = PyTuple_New(__builtin_popcount(mask));
+    Py_ssize_t i = 0;
+    for (unsigned rank = 1; t && rank <= TOID_FORMAT_COUNT; rank++)
+        for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+            if (mask >> f & 1u && toid_format_get((toid_format)f)->detect_rank == rank)
+                PyTuple_SET_ITEM(t, i++, Py_NewRef(format_names[f]));
+    for (int f = 0; t && f < TOID_FORMAT_COUNT; f++)   /* (never detected: no rank) */
+        if (mask >> f & 1u && toid_format_get((toid_format)f)->detect_rank == 0)
+            PyTuple_SET_ITEM(t, i++, Py_NewRef(format_names[f]));
+    return t;
+}
+
+/* _decode(text, format or None, fn) -> (format, bytes, also): strict (the
+ * format's canonical decoder, as the shared vectors and the SQL extensions
+ * read it: a uuidv7 in its 36-character form), or detected as `toid
+ * inspect` detects (a uuidv7 in any UUID form too), with the other formats
+ * that read the text in also. Errors name fn and its parameter 'text'. */
 static PyObject *py_decode(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *input, *fmt;
-    if (!PyArg_ParseTuple(args, "OO:decode", &input, &fmt))
+    const char *fn = "parse";
+    if (!PyArg_ParseTuple(args, "OO|s:decode", &input, &fmt, &fn))
         return NULL;
     Py_ssize_t len;
-    const char *text = text_arg(input, &len);
+    const char *text = text_arg(fn, input, &len);
     if (!text)
         return NULL;
     uint8_t bin[TOID_BIN_MAX];
     size_t pos = 0;
+    uint32_t also = 0;
     int f, rc;
     if (fmt == Py_None) {
-        rc = f = toid_detect(text, (size_t)len, bin, &pos);
+        rc = f = toid_detect_also(text, (size_t)len, bin, &also, &pos);
         if (rc < 0)
-            return parse_error(input, text, TOID_FORMAT_COUNT, rc, pos);
+            return decode_error(fn, input, text, (size_t)len, TOID_FORMAT_COUNT, rc, pos);
     } else {
-        if ((f = format_arg(fmt)) < 0)
+        if ((f = format_arg(fn, fmt)) < 0)
             return NULL;
         rc = toid_decode((toid_format)f, text, (size_t)len, bin, &pos);
         if (rc < 0)
-            return parse_error(input, text, f, rc, pos);
+            return decode_error(fn, input, text, (size_t)len, f, rc, pos);
     }
-    return Py_BuildValue("Oy#", format_names[f], (const char *)bin,
-                         (Py_ssize_t)toid_bin_size((toid_format)f));
+    PyObject *names = names_of(also);
+    return names ? Py_BuildValue("Oy#N", format_names[f], (const char *)bin,
+                                 (Py_ssize_t)toid_bin_size((toid_format)f), names) : NULL;
 }
 
-/* The binary value of format f from a bytes-like object, checked. */
-static int value_arg(int f, PyObject *obj, uint8_t *bin) {
+/* A UUID's record as toid_uuid_json writes it (what `toid inspect --json`
+ * prints), as a str. */
+static PyObject *uuid_json(const toid_uuid_info *u) {
+    char json[512];
+    int n = toid_uuid_json(u, json, sizeof json);
+    return n < 0 ? value_error("uuid", n) : PyUnicode_FromStringAndSize(json, n);
+}
+
+/* _uuid_detect(text) -> (json, also) when detection reads text as a UUID of
+ * its own (toid_uuid_detect: a version other than 7, another variant, nil,
+ * max), as `toid inspect` does, also the formats that read it too; else None. */
+static PyObject *py_uuid_detect(PyObject *self, PyObject *input) {
+    (void)self;
+    Py_ssize_t len;
+    const char *text = text_arg("inspect", input, &len);
+    if (!text)
+        return NULL;
+    toid_uuid_info u;
+    if (!toid_uuid_detect(text, (size_t)len, &u))
+        Py_RETURN_NONE;
+    uint8_t bin[TOID_BIN_MAX];
+    uint32_t also = 0;
+    size_t pos;
+    int rc = toid_detect_also(text, (size_t)len, bin, &also, &pos);
+    return Py_BuildValue("NN", uuid_json(&u), names_of(rc >= 0 ? also | 1u << rc : 0));
+}
+
+/* _uuid_read(text, fn) -> (json, bytes): any UUID (toid_uuid_read), in any
+ * of its forms; ParseError naming fn and 'text' otherwise. */
+static PyObject *py_uuid_read(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *input;
+    const char *fn;
+    if (!PyArg_ParseTuple(args, "Os:uuid_read", &input, &fn))
+        return NULL;
+    Py_ssize_t len;
+    const char *text = text_arg(fn, input, &len);
+    if (!text)
+        return NULL;
+    toid_uuid_info u;
+    size_t pos = 0;
+    int rc = toid_uuid_read(text, (size_t)len, &u, &pos);
+    if (rc < 0)   /* (the UUID reader's errors: its length, a character) */
+        return parse_error(fn, "text", input, text, (size_t)len, TOID_UUIDV7, rc, pos, "UUID",
+                           NULL);
+    return Py_BuildValue("Ny#", uuid_json(&u), (const char *)u.bytes, (Py_ssize_t)16);
+}
+
+/* _ulid_to_uuid(text) -> the same 16 bytes as a UUID's text (toid_ulid_to_uuid). */
+static PyObject *py_ulid_to_uuid(PyObject *self, PyObject *input) {
+    (void)self;
+    Py_ssize_t len;
+    const char *text = text_arg("ulid_to_uuid", input, &len);
+    if (!text)
+        return NULL;
+    char out[40];
+    size_t pos = 0;
+    int rc = toid_ulid_to_uuid(text, (size_t)len, out, sizeof out, &pos);
+    if (rc < 0)
+        return decode_error("ulid_to_uuid", input, text, (size_t)len, TOID_ULID, rc, pos);
+    return ascii_str(out, (size_t)rc);
+}
+
+/* _uuid_to_ulid(text) -> a UUID's 16 bytes (any version, any form) as a ULID. */
+static PyObject *py_uuid_to_ulid(PyObject *self, PyObject *input) {
+    (void)self;
+    Py_ssize_t len;
+    const char *text = text_arg("uuid_to_ulid", input, &len);
+    if (!text)
+        return NULL;
+    toid_uuid_info u;
+    size_t pos = 0;
+    int rc = toid_uuid_read(text, (size_t)len, &u, &pos);
+    if (rc < 0)
+        return parse_error("uuid_to_ulid", "text", input, text, (size_t)len, TOID_UUIDV7, rc, pos,
+                           "UUID", NULL);
+    char out[TOID_TEXT_MAX];
+    int n = toid_encode(TOID_ULID, u.bytes, out, sizeof out);   /* every 128-bit value is a ULID */
+    return n < 0 ? value_error("uuid_to_ulid", n) : ascii_str(out, (size_t)n);
+}
+
+/* _parse_time(text) -> (first_ms, last_ms, notes): the span of time text
+ * names (toid_parse_time_span: ISO 8601 at any precision, @SECONDS, Nms,
+ * Ns, Nus, unix ms, now, now-1h, -15m, +2d), or None when it is no time. */
+static PyObject *py_parse_time(PyObject *self, PyObject *input) {
+    (void)self;
+    Py_ssize_t len;
+    const char *text = text_arg("time", input, &len);
+    if (!text)
+        return NULL;
+    int64_t first, last;
+    unsigned notes = 0;
+    if (toid_parse_time_span(text, (size_t)len, &first, &last, &notes) < 0)
+        Py_RETURN_NONE;
+    return Py_BuildValue("LLI", (long long)first, (long long)last, notes);
+}
+
+/* _format_time(ms) -> RFC 3339 UTC text as the library writes it. */
+static PyObject *py_format_time(PyObject *self, PyObject *arg) {
+    (void)self;
+    long long ms = PyLong_AsLongLong(arg);
+    if (ms == -1 && PyErr_Occurred())
+        return NULL;
+    char out[48];
+    int n = toid_format_time(ms, out, sizeof out);
+    return n < 0 ? PyUnicode_FromFormat("%lld ms", ms) : ascii_str(out, (size_t)n);
+}
+
+/* _time_span(format, epoch) -> (min_ms, max_ms): the times format holds. */
+static PyObject *py_time_span(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *fmt, *ep = Py_None;
+    const char *fn = "time_bounds";
+    if (!PyArg_ParseTuple(args, "O|Os:time_span", &fmt, &ep, &fn))
+        return NULL;
+    int f = format_arg(fn, fmt);
+    if (f < 0)
+        return NULL;
+    int64_t epoch = TOID_EPOCH_DEFAULT, lo, hi;
+    if (ep != Py_None && (epoch = PyLong_AsLongLong(ep)) == -1 && PyErr_Occurred())
+        return NULL;
+    int rc = toid_time_span((toid_format)f, epoch, &lo, &hi);
+    if (rc < 0)
+        return value_error(fn, rc);
+    return Py_BuildValue("OLL", format_names[f], (long long)lo, (long long)hi);
+}
+
+/* The binary value of format f from a bytes-like object, checked; errors
+ * name fn and its parameter 'data'. */
+static int value_arg(const char *fn, int f, PyObject *obj, uint8_t *bin) {
     Py_buffer view;
     if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE) < 0)
         return -1;
     int rc = toid_from_bytes((toid_format)f, view.buf, (size_t)view.len, bin);
     PyBuffer_Release(&view);
     if (rc < 0) {
-        PyErr_Format(PyExc_ValueError, "not a %s value: %s (%s)", toid_format_get((toid_format)f)->name,
-                     toid_strerror(rc), toid_err_name(rc));
+        PyErr_Format(PyExc_ValueError, "%s: data: not a %s value: %s (%s)", fn,
+                     toid_format_get((toid_format)f)->name, toid_strerror(rc), toid_err_name(rc));
         return -1;
     }
     return 0;
@@ -984,7 +1157,7 @@ static int value_args(PyObject *args, int *f, uint8_t *bin, int64_t *epoch) {
     PyObject *fmt, *value, *ep = Py_None;
     if (!PyArg_ParseTuple(args, "OO|O", &fmt, &value, &ep))
         return -1;
-    if ((*f = format_arg(fmt)) < 0 || value_arg(*f, value, bin) < 0)
+    if ((*f = format_arg("ID", fmt)) < 0 || value_arg("ID", *f, value, bin) < 0)
         return -1;
     *epoch = TOID_EPOCH_DEFAULT;
     if (ep != Py_None) {
@@ -995,17 +1168,19 @@ static int value_args(PyObject *args, int *f, uint8_t *bin, int64_t *epoch) {
     return 0;
 }
 
-/* from_bytes(format, data) -> bytes (checked copy). */
+/* _from_bytes(format, data, fn) -> (format, bytes): a checked copy. */
 static PyObject *py_check_bytes(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *fmt, *value;
-    if (!PyArg_ParseTuple(args, "OO:from_bytes", &fmt, &value))
+    const char *fn = "from_bytes";
+    if (!PyArg_ParseTuple(args, "OO|s:from_bytes", &fmt, &value, &fn))
         return NULL;
     uint8_t bin[TOID_BIN_MAX];
-    int f = format_arg(fmt);
-    if (f < 0 || value_arg(f, value, bin) < 0)
+    int f = format_arg(fn, fmt);
+    if (f < 0 || value_arg(fn, f, value, bin) < 0)
         return NULL;
-    return PyBytes_FromStringAndSize((const char *)bin, (Py_ssize_t)toid_bin_size((toid_format)f));
+    return Py_BuildValue("Oy#", format_names[f], (const char *)bin,
+                         (Py_ssize_t)toid_bin_size((toid_format)f));
 }
 
 static PyObject *py_encode(PyObject *self, PyObject *args) {
@@ -1068,7 +1243,7 @@ static PyObject *py_make(PyObject *self, PyObject *args) {
     PyObject *fmt, *fields, *ep = Py_None;
     if (!PyArg_ParseTuple(args, "OO!|O:make", &fmt, &PyDict_Type, &fields, &ep))
         return NULL;
-    int f = format_arg(fmt);
+    int f = format_arg("make", fmt);
     if (f < 0)
         return NULL;
     int64_t epoch = TOID_EPOCH_DEFAULT;
@@ -1089,26 +1264,27 @@ static PyObject *py_make(PyObject *self, PyObject *args) {
         }
         int rc = toid_fields_set((toid_format)f, &in, k, (size_t)klen, v, (size_t)vlen);
         if (rc < 0)
-            return PyErr_Format(PyExc_ValueError, "make %s: field %s=%s: %s (%s)",
-                                toid_format_get((toid_format)f)->name, k, v, toid_strerror(rc),
+            return PyErr_Format(PyExc_ValueError, "make: %s: '%s' for %s: %s (%s)", k, v,
+                                toid_format_get((toid_format)f)->name, toid_strerror(rc),
                                 toid_err_name(rc));
     }
     uint8_t bin[TOID_BIN_MAX];
     int rc = toid_make((toid_format)f, &in, epoch, bin);
     if (rc < 0)
-        return PyErr_Format(PyExc_ValueError, "make %s: %s (%s)", toid_format_get((toid_format)f)->name,
-                            toid_strerror(rc), toid_err_name(rc));
+        return PyErr_Format(PyExc_ValueError, "make: a %s of these fields: %s (%s)",
+                            toid_format_get((toid_format)f)->name, toid_strerror(rc),
+                            toid_err_name(rc));
     return PyBytes_FromStringAndSize((const char *)bin, (Py_ssize_t)toid_bin_size((toid_format)f));
 }
 
-/* time_bounds(format, unix_ms, epoch) -> (lo bytes, hi bytes). */
+/* _time_bounds(format, unix_ms, epoch) -> (lo bytes, hi bytes). */
 static PyObject *py_time_bounds(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *fmt, *ep = Py_None;
     long long ms;
     if (!PyArg_ParseTuple(args, "OL|O:time_bounds", &fmt, &ms, &ep))
         return NULL;
-    int f = format_arg(fmt);
+    int f = format_arg("time_bounds", fmt);
     if (f < 0)
         return NULL;
     int64_t epoch = TOID_EPOCH_DEFAULT;
@@ -1173,6 +1349,13 @@ static PyMethodDef module_methods[] = {
     { "_describe", py_describe, METH_VARARGS, NULL },
     { "_make", py_make, METH_VARARGS, NULL },
     { "_time_bounds", py_time_bounds, METH_VARARGS, NULL },
+    { "_time_span", py_time_span, METH_VARARGS, NULL },
+    { "_parse_time", py_parse_time, METH_O, NULL },
+    { "_format_time", py_format_time, METH_O, NULL },
+    { "_uuid_detect", py_uuid_detect, METH_O, NULL },
+    { "_uuid_read", py_uuid_read, METH_VARARGS, NULL },
+    { "_ulid_to_uuid", py_ulid_to_uuid, METH_O, NULL },
+    { "_uuid_to_ulid", py_uuid_to_ulid, METH_O, NULL },
     { "_formats", py_formats, METH_NOARGS, NULL },
     { NULL, NULL, 0, NULL }
 };
@@ -1205,8 +1388,9 @@ PyMODINIT_FUNC PyInit__toid(void) {
         return NULL;
     ParseError = PyErr_NewExceptionWithDoc(
         "toid.ParseError",
-        "A text that is not a valid ID: the library's reason, as .reason ('length', 'char', "
-        "'overflow'), and .position (the bad character's index) for 'char'.",
+        "A text that is not a valid ID: the library's explanation in the message, its error "
+        "class as .reason ('length', 'char', 'overflow', 'invalid'), .position for 'char' (the "
+        "bad byte's offset from 0 in the UTF-8 text), .format (None when detected).",
         PyExc_ValueError, NULL);
     GenerationError = PyErr_NewExceptionWithDoc(
         "toid.GenerationError",
@@ -1228,7 +1412,8 @@ PyMODINIT_FUNC PyInit__toid(void) {
         || PyModule_AddObjectRef(m, "GenerationError", GenerationError) < 0
         || PyModule_AddObjectRef(m, "ClaimError", ClaimError) < 0
         || PyModule_AddObject(m, "Generator", (PyObject *)&GeneratorType) < 0
-        || PyModule_AddStringConstant(m, "LIBRARY_VERSION", toid_version()) < 0) {
+        || PyModule_AddStringConstant(m, "LIBRARY_VERSION", toid_version()) < 0
+        || PyModule_AddStringConstant(m, "_TIME_EXPECTED", TOID_BIND_TIME_EXPECTED) < 0) {
         Py_DECREF(m);
         return NULL;
     }

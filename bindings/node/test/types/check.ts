@@ -24,3 +24,12 @@ console.log(held, reason);
 const own: toid.Generator = new toid.Generator('ulid', {});
 const nodeMax: number | null = toid.formats[4].nodeMax;
 console.log(own.new(), nodeMax);
+const [lo, hi]: [toid.ID, toid.ID] = toid.timeBounds('ulid', '2024-01-01');
+const span2: toid.ID[] = toid.timeBounds('uuidv7', 'now-1h', new Date(), { epoch: '2024' });
+const span3: toid.ID[] = toid.timeBounds('nanoflake', 1704067200000, { epoch: new Date(0) });
+const info: toid.UuidInfo = toid.uuidInfo('f81d4fae-7dec-41d0-a765-00a0c91e6bf6');
+const seen = toid.inspect(a);
+const u: string = toid.ulidToUuid(a) + toid.uuidToUlid(info.text) + toid.fromUuid(info.text).uuid;
+console.log(lo, hi, span2, span3, info.version, seen.format, u);
+// @ts-expect-error a Time is no boolean
+toid.timeBounds('ulid', true);
