@@ -92,15 +92,13 @@ Datum toid_pg_parse(PG_FUNCTION_ARGS) {
         char *copy = text_to_cstring(t);
         char why[200];
         /* the library's words for the cause (a word, a length no format
-         * writes, a UUID of another version); positions count from 1 here */
-        bool at_pos = false;
-        if (toid_explain(-1, s, len, rc, pos, why, sizeof why) < 0 ||
-            (at_pos = rc == TOID_ECHAR && strncmp(why, "bad character", 13) == 0))
+         * writes, a UUID of another version, a bad character and its
+         * position: a byte offset from 0, as in every front end) */
+        if (toid_explain(-1, s, len, rc, pos, why, sizeof why) < 0)
             snprintf(why, sizeof why, "%s", toid_strerror(rc));
         ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                         errmsg("no ID format accepts \"%s\"", copy),
-                        at_pos ? errdetail("%s at position %zu.", why, pos + 1)
-                               : errdetail("%s.", why)));
+                        errdetail("%s.", why)));
     }
     return inspect_json(pgtoid_format_of((toid_format)rc), bin);
 }

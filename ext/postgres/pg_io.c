@@ -3,7 +3,8 @@
  * need a check (from bytea, from bigint).
  *
  * Text input is the library's strict decoder: every malformed text is
- * 22P02 invalid_text_representation naming the position and the reason.
+ * 22P02 invalid_text_representation naming the position (a byte offset
+ * from 0, as in every front end) and the reason.
  */
 #include "pgtoid.h"
 
@@ -36,9 +37,9 @@ static void decode_failed(const pgtoid_fmt *fmt, int rc, const char *text, size_
     } else if (rc == TOID_ECHAR) {
         unsigned char c = (unsigned char)text[pos];
         if (c > 0x20 && c < 0x7f)
-            snprintf(why, sizeof why, "bad character \"%c\" at position %zu", c, pos + 1);
+            snprintf(why, sizeof why, "bad character \"%c\" at position %zu", c, pos);
         else
-            snprintf(why, sizeof why, "bad byte 0x%02x at position %zu", c, pos + 1);
+            snprintf(why, sizeof why, "bad byte 0x%02x at position %zu", c, pos);
     } else if (rc == TOID_EOVERFLOW) {
         snprintf(why, sizeof why, "value too large for %s", fmt->name);
     } else {
