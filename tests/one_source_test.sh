@@ -57,6 +57,7 @@ server/config.c|<TOID_ULID_FLAKE>|the server default on-exhausted=wait for the f
 server/config.c|<TOID_ULID_FLAKE_SCALABLE>|the server default on-exhausted=wait for the flake formats
 ext/postgres/pg_format.c|<TOID_UUIDV7>|uuidv7 is PostgreSQL uuid type
 bindings/python/toid/_toid.c|<TOID_ULID>|new(format="ulid") default
+bindings/python/toid/_toid.c|<TOID_UUIDV7>|a UUID refused is said in the words of uuidv7, the format whose texts UUIDs are
 bindings/node/src/toid_node.c|<TOID_ULID>|the ulid / uuidv7 fast entry points
 bindings/node/src/toid_node.c|<TOID_UUIDV7>|the ulid / uuidv7 fast entry points
 bindings/node/src/toid_node.c|<"ulid">|the ulid / uuidv7 fast entry points
