@@ -65,8 +65,9 @@ if ! [[ $out =~ (^|$'\n')"simd level 1: " ]]; then
     echo "simd.neon: FAIL: test_simd did not run at level 1 (NEON)" >&2
     exit 1
 fi
-run test_vectors "$qemu" "$work/test_vectors" "$vectors"
-run test_vectors.scalar env TOID_SIMD=off "$qemu" "$work/test_vectors" "$vectors"
+# (the repository's own vectors too: the read-only variants)
+run test_vectors "$qemu" "$work/test_vectors" "$vectors" "$src/tests/vectors"
+run test_vectors.scalar env TOID_SIMD=off "$qemu" "$work/test_vectors" "$vectors" "$src/tests/vectors"
 for t in test_api test_entropy test_gen; do
     run "$t" "$qemu" "$work/$t"
 done

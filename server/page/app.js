@@ -396,7 +396,7 @@
   function drawChart() {
     const chart = $('chart'), legend = $('chart-legend');
     chart.textContent = '';
-    const names = formats.map((f) => f.name);
+    const names = formats.filter((f) => f.generate).map((f) => f.name);   // (what this server hands out)
     const rates = {};
     let max = 1;
     for (const n of names) {
