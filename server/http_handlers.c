@@ -182,24 +182,44 @@ static int query_next(const char *q, size_t n, size_t *at, char *name, size_t nc
     return 1;
 }
 
-/* count=N from the query (names and values percent-decoded); the only
- * parameter there is, given at most once. N may be 0 (no IDs), as the CLI's
- * --count 0. 0, or -1 with the error message in msg. */
-static int parse_query(const char *q, size_t n, unsigned max, unsigned long *count, char *msg,
-                       size_t cap) {
+/* The longest time text /v1/range and /v1/new's at= take (percent-encoded:
+ * the decoded one is no longer). */
+#define TIME_TEXT_MAX 96
+
+/* /v1/new's parameters: count=N (from 0 to max; default 1) and at=TIME (an
+ * ID at that time, its first ms: TIME_TEXT_MAX bytes into at, *atl its
+ * length, -1 without), each at most once (which of two was meant cannot be
+ * told: neither is taken). 0, or -1 with the error message in msg. */
+static int parse_query(const char *q, size_t n, unsigned max, unsigned long *count, char *at_text,
+                       long *atl, char *msg, size_t cap) {
     *count = 1;
+    *atl = -1;
     int seen = 0;
     size_t at = 0, rawl;
-    char name[16], value[16];
+    char name[16], value[TIME_TEXT_MAX];
     long nl, vl;
     const char *raw;
     while (query_next(q, n, &at, name, sizeof name, &nl, value, sizeof value, &vl, &raw, &rawl)) {
         int is_count = nl == 5 && memcmp(name, "count", 5) == 0;
+        int is_at = nl == 2 && memcmp(name, "at", 2) == 0;
         if (is_count && seen) {
-            /* which of two counts was meant cannot be told: neither is taken */
             snprintf(msg, cap, "the parameter count is given more than once: give it once, an "
                                "integer from 0 to %u", max);
             return -1;
+        }
+        if (is_at && *atl >= 0) {
+            snprintf(msg, cap, "the parameter at is given more than once: give it once");
+            return -1;
+        }
+        if (is_at) {
+            if (vl < 1) {
+                snprintf(msg, cap, "at: not a time of at most %d characters, percent-encoded",
+                         TIME_TEXT_MAX);
+                return -1;
+            }
+            memcpy(at_text, value, (size_t)vl);
+            *atl = vl;
+            continue;
         }
         seen |= is_count;
         unsigned long v = 0;
@@ -211,17 +231,13 @@ static int parse_query(const char *q, size_t n, unsigned max, unsigned long *cou
                 v = v * 10 + (unsigned long)(value[k] - '0');
         }
         if (!ok || v > max) {
-            snprintf(msg, cap, "the only parameter is count, an integer from 0 to %u", max);
+            snprintf(msg, cap, "the parameters are count, an integer from 0 to %u, and at=TIME", max);
             return -1;
         }
         *count = v;
     }
     return 0;
 }
-
-/* The longest time text /v1/range takes (percent-encoded: the decoded one
- * is no longer). */
-#define TIME_TEXT_MAX 96
 
 /* from=TIME and to=TIME (optional) of /v1/range, each at most once, into
  * from and to (TIME_TEXT_MAX bytes each; *tl -1 without to). 0, or -1 with
@@ -275,9 +291,18 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         return unknown_format(out, sc, r, json, name, nlen);
     }
     unsigned long n;
-    if (parse_query(query, qlen, c->max_count, &n, msg, sizeof msg) < 0) {
+    char at_text[TIME_TEXT_MAX];
+    long atl;
+    int64_t at_ms = 0;
+    if (parse_query(query, qlen, c->max_count, &n, at_text, &atl, msg, sizeof msg) < 0) {
         r.status = 400;
         return error_reply(out, sc, r, json, "invalid", msg, -1);
+    }
+    if (atl >= 0 && toid_parse_time(at_text, (size_t)atl, &at_ms) < 0) {
+        r.status = 400;
+        return error_reply(out, sc, r, json, "invalid",
+                           "at: not a time: expected ISO 8601 (2024, 2024-01-01T10:30Z), @SECONDS, "
+                           "Nms/Ns/Nus, unix ms, now or now-1h/-15m/+2d", -1);
     }
     size_t tl = toid_format_get(f)->text_len;
     if ((r.head || n == 0) && ids_enabled(f)) {
@@ -287,10 +312,12 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         r.extra = "Cache-Control: no-store\r\n";
         return emit(out, &r, json ? "[]\n" : "", new_body_len(n, tl, json));
     }
-    int rc = ids_new(f, sc->bin, n);
+    int rc = atl >= 0 ? ids_new_at(f, at_ms, sc->bin, n) : ids_new(f, sc->bin, n);
     if (rc < 0) {
         if (rc == IDS_EDISABLED || rc == IDS_EREADONLY) {
             r.status = 404;
+        } else if (rc == IDS_EAT || rc == TOID_ERANGE) {
+            r.status = 400;     /* the request asks for what cannot be made */
         } else if (ids_error_is_temporary(rc)) {
             r.status = 503;
             r.extra = "Retry-After: 1\r\n";
@@ -298,7 +325,9 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
             r.status = 500;
         }
         return error_reply(out, sc, r, json,
-                           rc == IDS_EDISABLED || rc == IDS_EREADONLY ? "not_found" : ids_err_name(rc),
+                           rc == IDS_EDISABLED || rc == IDS_EREADONLY ? "not_found"
+                           : rc == IDS_EAT                           ? "invalid"
+                                                                     : ids_err_name(rc),
                            ids_strerror(rc), -1);
     }
     size_t bs = toid_bin_size(f);

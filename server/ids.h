@@ -14,7 +14,8 @@
 #include "util.h"
 
 /* (apart from toid.h's, toid_claim.h's and claims.h's codes) */
-enum { IDS_EUNKNOWN = -300, IDS_EDISABLED = -301, IDS_ENOTDETECTED = -302, IDS_EREADONLY = -303 };
+enum { IDS_EUNKNOWN = -300, IDS_EDISABLED = -301, IDS_ENOTDETECTED = -302, IDS_EREADONLY = -303,
+       IDS_EAT = -304, IDS_ENOMEM = -305 };
 
 /* Claims every enabled format (claims.h) and makes its generator.
  * Returns 0, or -1 after logging why the server cannot start. */
@@ -33,6 +34,15 @@ int ids_enabled(toid_format f);
  * IDS_EDISABLED, a CLAIMS_E* code (the format is not served now) or a
  * TOID_CLAIM_* code from admitting the batch. Thread-safe. */
 int ids_new(toid_format f, uint8_t *out, size_t n);
+
+/* n IDs of f at the time unix_ms (/v1/new?at=: backfills), binary, into
+ * out: fresh random bits, increasing within this worker's stream of that ms
+ * (a generator of the calling thread, fed the time; a time behind its last
+ * ID, or a ms used up, starts it afresh). Not ordered against ids_new's
+ * IDs. Only formats unique by their random bits alone
+ * (toid_at_time_unique); the others IDS_EAT, read-only ones IDS_EREADONLY.
+ * Returns 0, TOID_ERANGE (outside the format's span) or another error. */
+int ids_new_at(toid_format f, int64_t unix_ms, uint8_t *out, size_t n);
 
 /* Readiness: a line "unserved: FORMAT (why)" into o for each format whose
  * last request was refused for the clock; returns 1 if any. */

@@ -258,6 +258,25 @@ check "new: unknown format is 404" [ "$(code "127.0.0.1:$HP/v1/new/nope")" = 404
 check "new: a mistyped format: 404 naming the nearest (the library's words)" \
     grep -q '^{"error":"not_found","message":"unknown format '"'"'ulidd'"'"' (did you mean ulid?)"}$' \
     <<<"$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/ulidd")"
+# IDs at a given time (backfills): the formats unique by their random bits
+out=$(H "127.0.0.1:$HP/v1/new/ulid?count=1000&at=2024-01-01T00:00:00.123Z")
+out2=$(H "127.0.0.1:$HP/v1/new/ulid?count=1000&at=2024-01-01T00:00:00.123Z")
+check "new ?at=: 2 x 1000 ULIDs in one ms, all distinct" \
+    [ "$(printf '%s\n%s\n' "$out" "$out2" | grep -c '^[0-9A-Z]\{26\}$')" = 2000 -a \
+      "$(printf '%s\n%s\n' "$out" "$out2" | sort -u | wc -l)" = 2000 ]
+check "new ?at=: a batch increases within its ms" [ "$(sort <<<"$out")" = "$out" ]
+check "new ?at=: each ULID's time is the one asked for (its first 10 characters)" \
+    [ "$(cut -c1-10 <<<"$out" | sort -u)" = "$(H "127.0.0.1:$HP/v1/range/ulid?from=2024-01-01T00:00:00.123Z" |
+        sed 's/.*"lo":"\(..........\).*/\1/')" ]
+check "new ?at=: uuidv7 at a relative time (now-1h), scru160 at unix ms" \
+    bash -c '[ "$(curl -s "$0/v1/new/uuidv7?count=2&at=now-1h" | grep -c "^[0-9a-f-]\{36\}$")" = 2 ] &&
+             [ "$(curl -s "$0/v1/new/scru160?at=1704067200000" | wc -l)" = 1 ]' "127.0.0.1:$HP"
+check "new ?at=: a node format is 400, saying why and which formats can" \
+    grep -q '^{"error":"invalid","message":"IDs of this format cannot be made at a given time: .*(ulid, uuidv7 and scru160 can' \
+    <<<"$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/nanoflake?at=2024")"
+check "new ?at=: not a time is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?at=yesterday")" = 400 ]
+check "new ?at=: given twice is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?at=2024&at=2025")" = 400 ]
+check "new ?at=: outside the format's span is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?at=-5")" = 400 ]
 check "new: count=0 is 200 with no IDs (as toid new -n 0)" \
     [ "$(H -w '%{http_code}:%{size_download}' "127.0.0.1:$HP/v1/new/ulid?count=0")" = 200:0 ]
 check "new: count=0 as JSON is []" \
