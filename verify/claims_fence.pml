@@ -133,8 +133,7 @@ inline check_alone(i) {
 
 /* ---- etcd ---------------------------------------------------------------- */
 
-/* Applies holder i's request r; answers it if `answer` (the request in
- * flight), else (a stale one) its answer goes nowhere. */
+/* Applies holder i's request r, and answers it if `answer`. */
 inline apply(i, r, answer) {
     if
     :: r == GRANT ->
