@@ -136,6 +136,17 @@ static int generate_claimed(sqlite3_context *ctx, const char *fn, conn_state *st
 
 /* ---- generating -------------------------------------------------------- */
 
+/* The format a generating function is asked for into *f: 0, or -1 after
+ * setting the error (a NULL format is one: no NULL in, NULL out here, see
+ * generate). */
+static int format_to_make(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
+                          toid_format *f) {
+    int rc = toidsql_arg_format(ctx, fn, fmt, f);
+    if (rc == 0)
+        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, "the format is NULL (invalid)");
+    return rc > 0 ? 0 : -1;
+}
+
 /* The next ID of fmt into bin, or an error set on ctx. Returns 1, 0 (NULL:
  * never, see below) or -1. */
 static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
@@ -143,12 +154,7 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     /* No NULL in, NULL out here: a NULL ID from DEFAULT toid_new(NULL) would
      * quietly become a NULL key (SQLite allows NULL in a non-INTEGER primary
      * key). */
-    int rc = toidsql_arg_format(ctx, fn, fmt, f);
-    if (rc == 0) {
-        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, "the format is NULL (invalid)");
-        return -1;
-    }
-    if (rc < 0)
+    if (format_to_make(ctx, fn, fmt, f) < 0)
         return -1;
     if (!toid_format_get(*f)->generates) {
         toidsql_fail_text(ctx, fn, *f,
@@ -160,7 +166,7 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     if (toidsql_node_max(*f) > 0)
         return generate_claimed(ctx, fn, st, *f, bin);
     toid_gen *g;
-    rc = toidsql_gen_get(*f, 0, &g);
+    int rc = toidsql_gen_get(*f, 0, &g);
     if (rc < 0) {
         toidsql_gen_fail(ctx, fn, *f, 0, rc);
         return -1;
@@ -228,12 +234,7 @@ static toid_gen *at_generator(sqlite3_context *ctx, const char *fn, conn_state *
  * Returns 1, or -1 after setting the error. */
 static int generate_at(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt, sqlite3_value *tv,
                        toid_format *f, uint8_t *bin) {
-    int rc = toidsql_arg_format(ctx, fn, fmt, f);
-    if (rc == 0) {
-        toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, "the format is NULL (invalid)");
-        return -1;
-    }
-    if (rc < 0)
+    if (format_to_make(ctx, fn, fmt, f) < 0)
         return -1;
     unsigned bits;
     if (!toidsql_at_time_unique(*f, &bits)) {
@@ -263,7 +264,7 @@ static int generate_at(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
      * key. Text names a span: its first ms (SQLite's datetime text, to the
      * second, is the instant it names). */
     int64_t ms;
-    rc = toidsql_arg_time(ctx, fn, tv, 0, &ms);
+    int rc = toidsql_arg_time(ctx, fn, tv, 0, &ms);
     if (rc == 0) {
         toidsql_fail_text(ctx, fn, *f, "the time is NULL (invalid)");
         return -1;
