@@ -687,6 +687,17 @@ TOID_API int toid_layout(toid_format f, toid_layout_field *out);
 TOID_API int toid_at_time_unique(toid_format f, unsigned *free_bits);
 
 /*
+ * Why IDs of f cannot be made at a given time, and which formats can, as
+ * one line for people without a final period ("a nanoflake carries a node
+ * and a sequence within its ms: an ID at a past time cannot be made unique
+ * against what the node already issued in that ms; IDs at given times:
+ * ulid, scru160, uuidv7"). Every front end shows this text when it refuses.
+ * Returns its length; 0 (and "") for a format that can (toid_at_time_unique);
+ * TOID_EINVAL (bad f) or TOID_EBUFFER (256 bytes are enough).
+ */
+TOID_API int toid_at_time_explain(toid_format f, char *out, size_t out_size);
+
+/*
  * The value of one layout field of bin as text and a NUL: for a field with a
  * field_id, exactly what toid_describe() gives for it (so "ts" counts from
  * epoch_ms); otherwise the bits as an unsigned decimal integer. Returns the
@@ -1131,6 +1142,39 @@ TOID_API int toid_new_batch(toid_format f, uint8_t *out, size_t n, size_t *made)
  * are per process), or TOID_GEN_PER_THREAD for a format that does not take
  * it. */
 TOID_API int toid_configure(const toid_gen_config *cfg);
+
+/*
+ * IDs at given times, for backfills (PostgreSQL's ulid_new(timestamptz),
+ * SQLite's toid_new(fmt, t), toidd's ?at=, the bindings' at=): an ID of f
+ * whose time is unix_ms's, with fresh random bits from the library's
+ * CSPRNG, for the formats toid_at_time_unique accepts. Successive IDs of one
+ * ms from one state increase, as the live generator's do; when the time goes
+ * back, a ms is used up, or the process forked since the state's last ID,
+ * the state starts afresh with new random bits (the IDs stay unique by
+ * those bits, at least 62 a ms). These IDs are not part of the live
+ * generator's stream: not ordered against toid_new's, not admitted by any
+ * claim's mark.
+ *
+ * A toid_at is the state for one format: zero it before its first use
+ * (`toid_at at = {0};`, or static or calloc'd storage); use it from one
+ * thread at a time (it takes no lock: one per thread or per database
+ * connection). A state used for another format starts afresh.
+ */
+typedef struct toid_at {
+    toid_gen toid__g;
+    uint64_t toid__fork_generation;
+    int32_t toid__format;        /* f + 1; 0: not set up */
+    uint32_t toid__pad;
+} toid_at;
+
+/*
+ * The next ID of f at unix_ms (unix ms, the format's default epoch) into out
+ * (toid_bin_size(f) bytes). Returns 0, TOID_EINVAL (a bad f, or one that
+ * cannot make IDs at a given time: toid_at_time_explain says why),
+ * TOID_ERANGE (unix_ms outside what f holds) or TOID_EENTROPY. On error
+ * nothing is written to out.
+ */
+TOID_API int toid_new_at(toid_at *at, toid_format f, int64_t unix_ms, uint8_t *out);
 
 /* n bytes from the library's per-thread CSPRNG (ChaCha20 keyed from
  * getrandom(2), fast key erasure, reseeded every MiB and after fork).

@@ -324,11 +324,14 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
         } else {
             r.status = 500;
         }
+        char why[256];     /* the library's words for a format that cannot be made at a time */
+        if (rc != IDS_EAT || toid_at_time_explain(f, why, sizeof why) <= 0)
+            snprintf(why, sizeof why, "%s", ids_strerror(rc));
         return error_reply(out, sc, r, json,
                            rc == IDS_EDISABLED || rc == IDS_EREADONLY ? "not_found"
                            : rc == IDS_EAT                           ? "invalid"
                                                                      : ids_err_name(rc),
-                           ids_strerror(rc), -1);
+                           why, -1);
     }
     size_t bs = toid_bin_size(f);
     sbuf_reset(&sc->body);

@@ -154,9 +154,8 @@ const char *ids_strerror(int err) {
                                "and range only, never generated";
     case IDS_ENOTDETECTED: return "no format accepts this ID";
     case IDS_ENOMEM: return "out of memory";
-    case IDS_EAT: return "IDs of this format cannot be made at a given time: an ID at a past time "
-                         "cannot be made unique against what a node or a small random space already "
-                         "issued in that ms (ulid, uuidv7 and scru160 can: at least 62 random bits a ms)";
+    case IDS_EAT: return "IDs of this format cannot be made at a given time (toid_at_time_explain "
+                         "says why)";
     case TOID_CLAIM_EBEHIND: return "clock is behind the high-water mark of the node's previous holder";
     case TOID_CLAIM_EIO: return "cannot persist the high-water mark";
     default: return claims_strerror(err) ? claims_strerror(err) : toid_strerror(err);
@@ -167,38 +166,9 @@ const char *ids_err_name(int err) {
     return claims_err_name(err) ? claims_err_name(err) : toid_err_name(err);
 }
 
-static int at_entropy(void *ctx, uint8_t *buf, size_t n) {
-    (void)ctx;
-    return toid_random_bytes(buf, n);
-}
-
-/* This worker thread's generators for given times, one per format, made on
- * first use and kept for the thread's life (a few hundred bytes each). */
-static _Thread_local toid_gen *at_gens[TOID_FORMAT_COUNT];
-
-/* f's generator of this thread, initialised afresh (forgetting its last
- * ID) when fresh: a time behind its last ID or a ms used up is an error
- * the caller answers by starting afresh; never a wait, a kept ms or an
- * advance (an ID's time is the one asked for). NULL: out of memory. */
-static toid_gen *at_generator(toid_format f, int fresh) {
-    toid_gen *g = at_gens[f];
-    if (g && !fresh)
-        return g;
-    size_t size = (toid_gen_size(f) + 63) & ~(size_t)63;
-    if (!g && !(g = aligned_alloc(64, size)))
-        return NULL;
-    toid_gen_config c;
-    toid_gen_config_default(f, &c);
-    c.on_behind = TOID_BEHIND_ERROR;
-    c.on_exhausted = TOID_EXHAUSTED_ERROR;
-    c.flags = TOID_GEN_UNLOCKED;   /* one thread's */
-    if (toid_gen_init_size(g, size, &c) < 0) {
-        free(g);
-        at_gens[f] = NULL;
-        return NULL;
-    }
-    return at_gens[f] = g;
-}
+/* This worker thread's states for IDs at given times (toid_new_at), one
+ * per format, kept for the thread's life. */
+static _Thread_local toid_at at_state[TOID_FORMAT_COUNT];
 
 int ids_new_at(toid_format f, int64_t unix_ms, uint8_t *out, size_t n) {
     if ((unsigned)f >= TOID_FORMAT_COUNT)
@@ -211,15 +181,7 @@ int ids_new_at(toid_format f, int64_t unix_ms, uint8_t *out, size_t n) {
         return IDS_EAT;
     size_t bs = toid_bin_size(f);
     for (size_t i = 0; i < n; i++) {
-        toid_gen *g = at_generator(f, 0);
-        int rc = g ? toid_gen_next_at(g, unix_ms, 0, at_entropy, NULL, out + i * bs, NULL)
-                   : IDS_ENOMEM;
-        if (rc == TOID_ECLOCK || rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW) {
-            /* the time went back, or its ms is used up: a new stream, fresh bits */
-            g = at_generator(f, 1);
-            rc = g ? toid_gen_next_at(g, unix_ms, 0, at_entropy, NULL, out + i * bs, NULL)
-                   : IDS_ENOMEM;
-        }
+        int rc = toid_new_at(&at_state[f], f, unix_ms, out + i * bs);
         if (rc < 0) {
             METRIC_ADD(gen_errors[f], 1);
             return rc;

@@ -228,86 +228,37 @@ Datum toid_pg_new(PG_FUNCTION_ARGS) {
  * unique by their random bits alone (no node, no sequence: at least 62 bits
  * a ms besides the time, by the library's layout), since an ID at a past
  * time cannot be made unique against what a node or a small random space
- * already issued in that ms. Each backend has a private generator per
- * format, fed the given time (toid_gen_next_at): successive IDs of one ms
- * are increasing, as the live generator's are; when the time goes back, or
- * a ms is used up, it starts afresh with new random bits. These IDs are not
+ * already issued in that ms. Each backend has a private state per format
+ * (toid_new_at): successive IDs of one ms are increasing, as the live
+ * generator's are; when the time goes back, or a ms is used up, it starts
+ * afresh with new random bits. These IDs are not
  * ordered against the live generator (x_new()), nor admitted by its marks:
  * they are not part of its stream. */
 
 PG_FUNCTION_INFO_V1(toid_pg_new_at);
 
-static toid_gen *at_gens[TOID_FORMAT_COUNT];
+/* This backend's states for IDs at given times, one per format (the
+ * library's toid_new_at: started afresh when the time goes back, a ms is
+ * used up, or after fork). */
+static toid_at at_state[TOID_FORMAT_COUNT];
 
-/* The formats whose IDs at a given time can be unique (the library's rule). */
-static bool at_time_unique(toid_format f) {
-    return toid_at_time_unique(f, NULL) == 1;
-}
-
-/* Bits of an ID of f at a given ms that neither the time nor a fixed value
- * decides (the library's count). */
-static unsigned free_bits(toid_format f) {
-    unsigned bits = 0;
-    toid_at_time_unique(f, &bits);
-    return bits;
-}
-
+/* The formats that can (the library's rule), their function names the hint;
+ * the library's explanation the detail, as every front end words it. */
 static pg_attribute_noreturn() void refuse_at_time(const pgtoid_fmt *fmt) {
-    const toid_format_info *info = toid_format_get(fmt->f);
-    char use[256] = "";
+    char use[256] = "", why[256] = "";
     size_t used = 0;
     for (int f = 0; f < TOID_FORMAT_COUNT; f++)
-        if (at_time_unique((toid_format)f) && used < sizeof use) {
+        if (toid_at_time_unique((toid_format)f, NULL) == 1 && used < sizeof use) {
             snprintf(use + used, sizeof use - used, "%s%s_new(timestamptz)", used ? ", " : "",
                      pgtoid_format_of((toid_format)f)->token);
             used += strlen(use + used);
         }
-    if (info->node_max || info->caller_node_bits)
-        ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-                        errmsg("%s IDs cannot be made at a given time", fmt->name),
-                        errdetail("A %s carries a node and a sequence within its millisecond: an ID at "
-                                  "a past time cannot be made unique against what the node already "
-                                  "issued in that millisecond.", fmt->name),
-                        errhint("For IDs at given times (backfills) use %s: at least 62 random bits "
-                                "a millisecond.", use)));
+    toid_at_time_explain(fmt->f, why, sizeof why);
+    why[0] = (char)pg_toupper((unsigned char)why[0]);
     ereport(ERROR, (errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
                     errmsg("%s IDs cannot be made at a given time", fmt->name),
-                    errdetail("A %s has %u random bits a millisecond: an ID at a past time cannot be "
-                              "made unique against the IDs already issued in that millisecond.",
-                              fmt->name, free_bits(fmt->f)),
-                    errhint("For IDs at given times (backfills) use %s: at least 62 random bits "
-                            "a millisecond.", use)));
-}
-
-static int at_entropy(void *ctx, uint8_t *buf, size_t n) {
-    (void)ctx;
-    return toid_random_bytes(buf, n);
-}
-
-/* This backend's generator of fmt for given times; initialised afresh
- * (forgetting its last ID) when fresh. Its policies: a time behind the last
- * ID, or a ms used up, is an error the caller answers by starting afresh;
- * never a wait, a kept ms or an advance (the ID's time is the given one). */
-static toid_gen *at_generator(const pgtoid_fmt *fmt, bool fresh) {
-    toid_gen *g = at_gens[fmt->f];
-    toid_gen_config c;
-    int rc;
-    if (g != NULL && !fresh)
-        return g;
-    if (g == NULL)
-        g = MemoryContextAllocZero(TopMemoryContext, toid_gen_size(fmt->f));
-    toid_gen_config_default(fmt->f, &c);
-    c.on_behind = TOID_BEHIND_ERROR;
-    c.on_exhausted = TOID_EXHAUSTED_ERROR;
-    c.flags = TOID_GEN_UNLOCKED;    /* a backend is one thread */
-    rc = toid_gen_init_size(g, toid_gen_size(fmt->f), &c);
-    if (rc < 0) {
-        at_gens[fmt->f] = NULL;
-        pfree(g);
-        pgtoid_error(fmt, rc, "generator");
-    }
-    at_gens[fmt->f] = g;
-    return g;
+                    errdetail("%s.", why),
+                    errhint("For IDs at given times (backfills) use %s.", use)));
 }
 
 Datum toid_pg_new_at(PG_FUNCTION_ARGS) {
@@ -315,12 +266,9 @@ Datum toid_pg_new_at(PG_FUNCTION_ARGS) {
     int64 ms = pgtoid_timestamptz_to_ms(PG_GETARG_DATUM(0));
     uint8_t bin[TOID_BIN_MAX];
     int rc;
-    if (!at_time_unique(fmt->f))
+    if (toid_at_time_unique(fmt->f, NULL) != 1)
         refuse_at_time(fmt);
-    rc = toid_gen_next_at(at_generator(fmt, false), ms, 0, at_entropy, NULL, bin, NULL);
-    if (rc == TOID_ECLOCK || rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW)
-        /* the time went back, or its ms is used up: a new stream, fresh random bits */
-        rc = toid_gen_next_at(at_generator(fmt, true), ms, 0, at_entropy, NULL, bin, NULL);
+    rc = toid_new_at(&at_state[fmt->f], fmt->f, ms, bin);
     if (rc == TOID_ERANGE)
         pgtoid_time_range_error(fmt);
     if (rc < 0)

@@ -38,19 +38,14 @@ typedef struct conn_state {
     int64_t node[TOID_FORMAT_COUNT];
     toid_claim *claim[TOID_FORMAT_COUNT];   /* NULL: not looked up yet */
     toid_gen *gen[TOID_FORMAT_COUNT];
-    /* toid_new(fmt, time): the connection's own generator of each format
-     * for given times (sqlite3_malloc'ed), and the fork count it was made
-     * under (a child of fork() starts its own: it must not go on from its
-     * parent's last ID). */
-    toid_gen *at_gen[TOID_FORMAT_COUNT];
-    unsigned at_forks[TOID_FORMAT_COUNT];
+    /* toid_new(fmt, time): the connection's own state of each format for
+     * IDs at given times (toid_new_at; a child of fork() starts afresh). */
+    toid_at at[TOID_FORMAT_COUNT];
 } conn_state;
 
 static void conn_state_release(void *p) {
     conn_state *st = p;
     if (--st->refs == 0) {
-        for (int i = 0; i < TOID_FORMAT_COUNT; i++)
-            sqlite3_free(st->at_gen[i]);
         sqlite3_free(st);
     }
 }
@@ -183,52 +178,15 @@ static int generate(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
  *
  * For backfills: an ID whose time is the given ms, with fresh random bits
  * from the library's CSPRNG, for the formats unique by their random bits
- * alone (toidsql_at_time_unique: ulid, scru160, uuidv7); the others refuse,
- * since an ID at a past time cannot be made unique against what a node or
- * a small random space already issued in that ms. Each connection has its
- * own generator per format, fed the time (toid_gen_next_at): successive IDs
- * of one ms increase, as the live generator's do; when the time goes back,
- * or its ms is used up, it starts afresh with new random bits. Not ordered
- * against toid_new(fmt): another stream. */
+ * alone (toidsql_at_time_unique: ulid, scru160, uuidv7); the others refuse
+ * in the library's words (toid_at_time_explain), since an ID at a past time
+ * cannot be made unique against what a node or a small random space already
+ * issued in that ms. Each connection has its own state per format
+ * (toid_new_at): successive IDs of one ms increase, as the live generator's
+ * do; when the time goes back, or its ms is used up, it starts afresh with
+ * new random bits. Not ordered against toid_new(fmt): another stream. */
 
 static int sqlite_datetime(int64_t unix_ms, char *out, size_t out_size);
-
-static int at_entropy(void *ctx, uint8_t *buf, size_t n) {
-    (void)ctx;
-    return toid_random_bytes(buf, n);
-}
-
-/* The connection's generator of f for given times, initialised afresh
- * (forgetting its last ID) when fresh, or made by another process. NULL
- * after setting the error. Its policies: a time behind the last ID or a ms
- * used up is an error the caller answers by starting afresh; never a wait,
- * a kept ms or an advance (the ID's time is the given one). */
-static toid_gen *at_generator(sqlite3_context *ctx, const char *fn, conn_state *st, toid_format f,
-                              int fresh) {
-    unsigned forks = toidsql_fork_count();
-    if (st->at_gen[f] && !fresh && st->at_forks[f] == forks)
-        return st->at_gen[f];
-    size_t size = toid_gen_size(f);
-    if (!st->at_gen[f] && !(st->at_gen[f] = sqlite3_malloc64(size))) {
-        sqlite3_result_error_nomem(ctx);
-        return NULL;
-    }
-    toid_gen_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    toid_gen_config_default(f, &cfg);
-    cfg.on_behind = TOID_BEHIND_ERROR;
-    cfg.on_exhausted = TOID_EXHAUSTED_ERROR;
-    cfg.flags = TOID_GEN_UNLOCKED;   /* SQLite runs one connection's functions one at a time */
-    int rc = toid_gen_init_size(st->at_gen[f], size, &cfg);
-    if (rc < 0) {
-        sqlite3_free(st->at_gen[f]);
-        st->at_gen[f] = NULL;
-        toidsql_fail(ctx, fn, f, rc, -1);
-        return NULL;
-    }
-    st->at_forks[f] = forks;
-    return st->at_gen[f];
-}
 
 /* An ID of fmt at the time tv (unix ms, or text: its first ms) into bin.
  * Returns 1, or -1 after setting the error. */
@@ -236,27 +194,10 @@ static int generate_at(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
                        toid_format *f, uint8_t *bin) {
     if (format_to_make(ctx, fn, fmt, f) < 0)
         return -1;
-    unsigned bits;
-    if (!toidsql_at_time_unique(*f, &bits)) {
-        const toid_format_info *fi = toid_format_get(*f);
-        char use[160] = "", what[600];
-        size_t used = 0;
-        for (int i = 0; i < TOID_FORMAT_COUNT; i++)
-            if (toidsql_at_time_unique((toid_format)i, NULL)) {
-                sqlite3_snprintf((int)(sizeof use - used), use + used, "%s%s", used ? ", " : "",
-                                 toid_format_get((toid_format)i)->name);
-                used += strlen(use + used);
-            }
-        if (fi->node_max || fi->caller_node_bits)
-            sqlite3_snprintf((int)sizeof what, what, "no ID at a given time: a %s carries a node and "
-                             "a sequence within its ms, and an ID at a past time cannot be made "
-                             "unique against what the node already issued in that ms; for "
-                             "backfills use %s (invalid)", fi->name, use);
-        else
-            sqlite3_snprintf((int)sizeof what, what, "no ID at a given time: a %s has %u random "
-                             "bits a ms, and an ID at a past time cannot be made unique against "
-                             "the IDs already issued in that ms; for backfills use %s (invalid)",
-                             fi->name, bits, use);
+    if (!toidsql_at_time_unique(*f, NULL)) {
+        char why[256], what[300];
+        toid_at_time_explain(*f, why, sizeof why);
+        sqlite3_snprintf((int)sizeof what, what, "no ID at a given time: %s (invalid)", why);
         toidsql_fail_text(ctx, fn, *f, what);
         return -1;
     }
@@ -272,16 +213,7 @@ static int generate_at(sqlite3_context *ctx, const char *fn, sqlite3_value *fmt,
     if (rc < 0)
         return -1;
     conn_state *st = sqlite3_user_data(ctx);
-    toid_gen *g = at_generator(ctx, fn, st, *f, 0);
-    if (!g)
-        return -1;
-    rc = toid_gen_next_at(g, ms, 0, at_entropy, NULL, bin, NULL);
-    if (rc == TOID_ECLOCK || rc == TOID_EEXHAUSTED || rc == TOID_EOVERFLOW) {
-        /* the time went back, or its ms is used up: a new stream, fresh random bits */
-        if (!(g = at_generator(ctx, fn, st, *f, 1)))
-            return -1;
-        rc = toid_gen_next_at(g, ms, 0, at_entropy, NULL, bin, NULL);
-    }
+    rc = toid_new_at(&st->at[*f], *f, ms, bin);
     if (rc == TOID_ERANGE) {
         int64_t lo, hi;
         char a[40] = "?", b[40] = "?", what[200];
@@ -644,8 +576,7 @@ int sqlite3_toid_init(sqlite3 *db, char **err_msg, const sqlite3_api_routines *a
         st->node[i] = -1;
         st->claim[i] = NULL;
         st->gen[i] = NULL;
-        st->at_gen[i] = NULL;
-        st->at_forks[i] = 0;
+        memset(&st->at[i], 0, sizeof st->at[i]);
     }
     toidsql_gens_init();
     int rc = SQLITE_OK;

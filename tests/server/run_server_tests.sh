@@ -272,7 +272,7 @@ check "new ?at=: uuidv7 at a relative time (now-1h), scru160 at unix ms" \
     bash -c '[ "$(curl -s "$0/v1/new/uuidv7?count=2&at=now-1h" | grep -c "^[0-9a-f-]\{36\}$")" = 2 ] &&
              [ "$(curl -s "$0/v1/new/scru160?at=1704067200000" | wc -l)" = 1 ]' "127.0.0.1:$HP"
 check "new ?at=: a node format is 400, saying why and which formats can" \
-    grep -q '^{"error":"invalid","message":"IDs of this format cannot be made at a given time: .*(ulid, uuidv7 and scru160 can' \
+    grep -q '^{"error":"invalid","message":"a nanoflake carries a node and a sequence within its ms: .*; IDs at given times: ulid, scru160, uuidv7"' \
     <<<"$(H -H 'Accept: application/json' "127.0.0.1:$HP/v1/new/nanoflake?at=2024")"
 check "new ?at=: not a time is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?at=yesterday")" = 400 ]
 check "new ?at=: given twice is 400" [ "$(code "127.0.0.1:$HP/v1/new/ulid?at=2024&at=2025")" = 400 ]

@@ -363,7 +363,7 @@ def test_at_time():
     check(len(set(every)) == len(every), "fork: parent and child repeated a ULID at one ms")
     check(all(x < y for x, y in zip(parent, parent[1:])), "at one ms: not increasing")
     for fmt in ("nanoflake", "ulid-flake-scalable", "uid11-seq", "ulid-flake", "uid11"):
-        raises(db, "SELECT toid_new(?, 'now')", (fmt,), r"no ID at a given time: .*use ulid, scru160, uuidv7",
+        raises(db, "SELECT toid_new(?, 'now')", (fmt,), r"no ID at a given time: .*IDs at given times: ulid, scru160, uuidv7",
                f"{fmt} at a time")
     print("ok: IDs at given times: a backfill of 50,000 rows sharing ms, two connections and a fork at one ms, "
           "refusals")
