@@ -292,3 +292,34 @@ def test_read_only_variants():
     for fmt in variants:
         with pytest.raises(Exception):
             toid.new(fmt)
+
+
+def test_new_at_a_given_time():
+    # IDs for backfills: the time asked for, distinct when rows share a ms
+    day = 1704067200000                                   # 2024-01-01T00:00Z
+    ids = [toid.new("ulid", at="2024-01-01") for _ in range(5000)]
+    assert len(set(ids)) == 5000 and ids == sorted(ids)   # one ms, increasing
+    assert {toid.parse(i).unix_ms for i in ids} == {day}
+    assert toid.parse(toid.new(at=day + 5)).unix_ms == day + 5
+    when = dt.datetime(2024, 1, 1, 0, 0, 0, 7000, tzinfo=dt.timezone.utc)
+    assert toid.parse(toid.new("uuidv7", at=when), "uuidv7").unix_ms == day + 7
+    assert toid.parse(toid.new(format="scru160", at="2024-01-01T00:00:00.009Z")).unix_ms == day + 9
+    raw = toid.new_bytes("ulid", at=day)
+    assert len(raw) == 16 and toid.ID.from_bytes(raw, "ulid").unix_ms == day
+    assert toid.ID.new("uuidv7", at=day).unix_ms == day
+    assert abs(toid.parse(toid.new(at="now-1h")).unix_ms - (time.time() - 3600) * 1000) < 60_000
+    assert toid.new("ulid", at=None) > ids[-1]            # at=None is the clock's
+    # refusals name the parameter at fault, in the library's words
+    with pytest.raises(ValueError, match=r"^new: format: no ID at a given time: a nanoflake "
+                       r"carries a node .*; IDs at given times: ulid, scru160, uuidv7 \(invalid\)$"):
+        toid.new("nanoflake", at=day)
+    with pytest.raises(ValueError, match=r"^ID.new: format: no ID at a given time: a uid11 has "):
+        toid.ID.new("uid11", at=day)
+    with pytest.raises(ValueError, match=r"^new: at: 'yesterday' is not a time: "):
+        toid.new("ulid", at="yesterday")
+    with pytest.raises(ValueError, match=r"^new_bytes: at: -5 is outside the times ulid holds .*\(range\)$"):
+        toid.new_bytes("ulid", at=-5)
+    with pytest.raises(ValueError, match=r"^new: at: .* is a naive datetime"):
+        toid.new("ulid", at=dt.datetime(2024, 1, 1))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'when'"):
+        toid.new("ulid", when=day)

@@ -112,6 +112,14 @@ def _ms_of(when):
     return (delta.days * 86_400_000 + delta.seconds * 1000 + delta.microseconds // 1000)
 
 
+def _at_ms(fn, at):
+    """new(..., at=...)'s time: an instant, or a text's first ms."""
+    return _span(fn, "at", at)[0]
+
+
+_toid._set_at_reader(_at_ms)
+
+
 def _epoch_ms(epoch, fn="ID"):
     """An epoch given as int ms, an aware datetime, a time as text (its
     first ms: '2020' is 2020-01-01T00:00Z), or None (the default)."""
@@ -297,9 +305,13 @@ class ID:
         return cls._of(fmt, data)
 
     @classmethod
-    def new(cls, format="ulid"):
-        """A new ID from the process-wide generator of format."""
-        return cls._of(_format_name(format, "ID.new"), new_bytes(format))
+    def new(cls, format="ulid", *, at=None):
+        """A new ID from the process-wide generator of format; with at, one
+        whose time is at's (as toid.new)."""
+        fmt = _format_name(format, "ID.new")
+        if at is None:
+            return cls._of(fmt, new_bytes(fmt))
+        return cls._of(fmt, _toid._new_at_bytes("ID.new", fmt, at))
 
     # ---- views --------------------------------------------------------------
     @property

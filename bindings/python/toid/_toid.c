@@ -350,8 +350,107 @@ static int optional_format(const char *fn, PyObject *const *args, Py_ssize_t nar
     return format_arg(fn, args[0]);
 }
 
-static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+/* ---- IDs at given times: new(format, at=...), new_bytes(format, at=...) ----
+ * The package reads the time (its _span: the CLI's text, int ms, an aware
+ * datetime; a text's first ms) through at_reader, set by toid/__init__.py,
+ * then toid_new_at makes the ID. The keyword path is apart from new()'s
+ * positional one, which stays a plain METH_FASTCALL call. */
+
+static PyObject *at_reader;     /* at_reader(fn, at) -> unix ms */
+/* The process's states: toid_new_at takes no lock, the GIL serialises the
+ * calls. (Not thread-local: libtoid's TLS is initial-exec, taken from the
+ * small static-TLS spare that glibc keeps for dlopen'ed modules.) */
+static toid_at at_state[TOID_FORMAT_COUNT];
+
+/* _set_at_reader(callable): the package's time reader for at=. */
+static PyObject *py_set_at_reader(PyObject *self, PyObject *fn) {
     (void)self;
+    Py_XSETREF(at_reader, Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
+/* An ID of f at the time at, as str or bytes; errors name fn and the
+ * parameter at fault, in the library's words. */
+static PyObject *new_at(const char *fn, int f, PyObject *at, int as_bytes) {
+    if (!at_reader)
+        return PyErr_Format(PyExc_RuntimeError, "%s: at: the toid package is not initialised", fn);
+    if (toid_at_time_unique((toid_format)f, NULL) != 1) {
+        char why[256];
+        toid_at_time_explain((toid_format)f, why, sizeof why);
+        return PyErr_Format(PyExc_ValueError, "%s: format: no ID at a given time: %s (invalid)", fn, why);
+    }
+    PyObject *msobj = PyObject_CallFunction(at_reader, "sO", fn, at);
+    if (!msobj)
+        return NULL;
+    long long ms = PyLong_AsLongLong(msobj);
+    Py_DECREF(msobj);
+    if (ms == -1 && PyErr_Occurred())
+        return NULL;
+    uint8_t bin[TOID_BIN_MAX];
+    int rc = toid_new_at(&at_state[f], (toid_format)f, ms, bin);
+    if (rc == TOID_ERANGE) {
+        int64_t lo = 0, hi = 0;
+        char a[48] = "?", b[48] = "?";
+        if (toid_time_span((toid_format)f, TOID_EPOCH_DEFAULT, &lo, &hi) == 0) {
+            toid_format_time(lo, a, sizeof a);
+            toid_format_time(hi, b, sizeof b);
+        }
+        return PyErr_Format(PyExc_ValueError, "%s: at: %R is outside the times %s holds (%s .. %s) (range)",
+                            fn, at, toid_format_get((toid_format)f)->name, a, b);
+    }
+    if (rc < 0)
+        return generation_error((toid_format)f, rc);
+    if (as_bytes)
+        return PyBytes_FromStringAndSize((const char *)bin, (Py_ssize_t)toid_bin_size((toid_format)f));
+    char text[TOID_TEXT_MAX];
+    int len = toid_encode((toid_format)f, bin, text, sizeof text);
+    return len < 0 ? value_error(fn, len) : ascii_str(text, (size_t)len);
+}
+
+/* _new_at_bytes(fn, format, at) -> bytes: for ID.new(format, at=...). */
+static PyObject *py_new_at_bytes(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *fn;
+    PyObject *format, *at;
+    if (!PyArg_ParseTuple(args, "sOO:_new_at_bytes", &fn, &format, &at))
+        return NULL;
+    int f = format_arg(fn, format);
+    return f < 0 ? NULL : new_at(fn, f, at, 1);
+}
+
+static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+static PyObject *py_new_bytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+
+/* new/new_bytes called with keywords: format= and at= (at=None: the clock). */
+static PyObject *new_keywords(const char *fn, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames, int as_bytes) {
+    PyObject *format = nargs > 0 ? args[0] : NULL, *at = Py_None;
+    if (nargs > 1)
+        return PyErr_Format(PyExc_TypeError, "%s() takes at most 1 positional argument (%zd given)",
+                            fn, nargs);
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(kwnames); i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i), *value = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(key, "at") == 0) {
+            at = value;
+        } else if (PyUnicode_CompareWithASCIIString(key, "format") == 0 && !format) {
+            format = value;
+        } else {
+            return PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument %R%s", fn, key,
+                                format && PyUnicode_CompareWithASCIIString(key, "format") == 0
+                                    ? " (format given twice)" : "");
+        }
+    }
+    if (at == Py_None)
+        return as_bytes ? py_new_bytes(NULL, &format, format ? 1 : 0, NULL)
+                        : py_new(NULL, &format, format ? 1 : 0, NULL);
+    int f = format ? format_arg(fn, format) : TOID_ULID;
+    return f < 0 ? NULL : new_at(fn, f, at, as_bytes);
+}
+
+static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
+    if (kwnames && PyTuple_GET_SIZE(kwnames))
+        return new_keywords("new", args, nargs, kwnames, 0);
     int f = optional_format("new", args, nargs);
     if (f < 0)
         return NULL;
@@ -370,8 +469,10 @@ static PyObject *py_new(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return ascii_str(text, (size_t)len);
 }
 
-static PyObject *py_new_bytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_new_bytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)self;
+    if (kwnames && PyTuple_GET_SIZE(kwnames))
+        return new_keywords("new_bytes", args, nargs, kwnames, 1);
     int f = optional_format("new_bytes", args, nargs);
     if (f < 0)
         return NULL;
@@ -1327,10 +1428,15 @@ static PyObject *py_formats(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef module_methods[] = {
-    { "new", (PyCFunction)(void (*)(void))py_new, METH_FASTCALL,
-      "new(format='ulid') -> str: a new ID from the process-wide generator of format." },
-    { "new_bytes", (PyCFunction)(void (*)(void))py_new_bytes, METH_FASTCALL,
-      "new_bytes(format='ulid') -> bytes: a new ID's binary form (big-endian)." },
+    { "new", (PyCFunction)(void (*)(void))py_new, METH_FASTCALL | METH_KEYWORDS,
+      "new(format='ulid', *, at=None) -> str: a new ID from the process-wide generator of format;\n"
+      "with at, an ID whose time is at's (backfills: ulid, scru160, uuidv7; fresh random bits,\n"
+      "not ordered against the generator's IDs). at: the CLI's time text (its first ms),\n"
+      "an int of unix ms, or an aware datetime." },
+    { "new_bytes", (PyCFunction)(void (*)(void))py_new_bytes, METH_FASTCALL | METH_KEYWORDS,
+      "new_bytes(format='ulid', *, at=None) -> bytes: a new ID's binary form (big-endian); at as new()." },
+    { "_set_at_reader", py_set_at_reader, METH_O, NULL },
+    { "_new_at_bytes", py_new_at_bytes, METH_VARARGS, NULL },
     { "new_many", py_new_many, METH_VARARGS,
       "new_many(format, n, as_bytes=False) -> list: n strictly increasing IDs (uid11: sorted)." },
     { "_noop", (PyCFunction)(void (*)(void))py_noop, METH_FASTCALL,
