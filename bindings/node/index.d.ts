@@ -147,6 +147,13 @@ export declare class Generator {
   newManyBytes(n: number): Buffer;
 }
 
+/** at: an ID whose time is at's (a string names a span: its first ms; unix
+ * ms or a Date: an instant), for backfills: ulid, scru160 and uuidv7 only,
+ * fresh random bits, not ordered against the generator's IDs. */
+export interface NewOptions {
+  at?: Time | null;
+}
+
 /** A new ULID from the process-wide generator (monotonic, fork-safe). */
 export declare function ulid(): string;
 /** A new UUIDv7 from the process-wide generator (monotonic, fork-safe). */
@@ -155,9 +162,9 @@ export declare function uuidv7(): string;
  * ulid-flake-scalable, uid11-seq) claims the process's node on its first ID and
  * admits every ID (here and in newBytes, newMany, newManyBytes): a ClaimError
  * otherwise, never a silent node 0. */
-declare function new_(format?: FormatName): string;
+declare function new_(format?: FormatName, options?: NewOptions): string;
 export { new_ as new };
-export declare function newBytes(format?: FormatName): Buffer;
+export declare function newBytes(format?: FormatName, options?: NewOptions): Buffer;
 /** n strictly increasing IDs (uid11: sorted), generated in batches. */
 export declare function newMany(format: FormatName, n: number): string[];
 /** n strictly increasing IDs back to back: n * binSize bytes. */

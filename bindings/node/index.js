@@ -112,6 +112,22 @@ function toBigInt(buf) {
   return buf.length ? BigInt('0x' + buf.toString('hex')) : 0n;
 }
 
+// An ID of format index f whose time is at (new(format, { at })): a string
+// names a span and gives its first ms ('2024-01-01' is its midnight), a
+// number of unix ms or a Date an instant. Only the formats whose IDs at a
+// given time are unique by their random bits (ulid, scru160, uuidv7); fresh
+// random bits, not ordered against the generator's IDs. A Buffer.
+function newAt(fn, f, at) {
+  const why = native.atTimeExplain(f);
+  if (why !== null) throw toidError(RangeError, `${fn}: format: no ID at a given time: ${why} (invalid)`, 'invalid');
+  const ms = span(fn, 'at', at)[0];
+  const [min, max] = native.timeSpan(f);
+  if (ms < min || ms > max) {
+    throw toidError(RangeError, `${fn}: at: ${show(at)} is outside the times ${FORMATS[f].name} holds (${native.formatTime(min)} .. ${native.formatTime(max)}) (range)`, 'range');
+  }
+  return native.newAt(f, ms);
+}
+
 const CONSTRUCT = Symbol('toid.ID');
 
 // An ID value: its format and bytes (and the epoch it was read with, for the
@@ -283,10 +299,25 @@ const toid = {
    * ulid-flake-scalable, uid11-seq's 10 low bits) claims the process's node on
    * its first ID (the host's claim configuration, else the host's node
    * registry) and every ID, or batch, is admitted by the claim: a ClaimError
-   * otherwise, never node 0 silently. */
-  new(format = 'ulid') { return native.newText(formatIndex(format, 'new')); },
-  /** A new ID of format as a Buffer (big-endian). */
-  newBytes(format = 'ulid') { return native.newBytes(formatIndex(format, 'newBytes')); },
+   * otherwise, never node 0 silently. With { at } (a time: the CLI's text,
+   * its first ms; unix ms; a Date), an ID whose time is at's, for backfills:
+   * ulid, scru160 and uuidv7 only, fresh random bits, not ordered against
+   * the generator's IDs. */
+  new(format = 'ulid', options) {
+    const f = formatIndex(format, 'new');
+    if (options === undefined || options === null || options.at === undefined || options.at === null) {
+      return native.newText(f);
+    }
+    return native.encode(f, newAt('new', f, options.at));
+  },
+  /** A new ID of format as a Buffer (big-endian); { at } as new(). */
+  newBytes(format = 'ulid', options) {
+    const f = formatIndex(format, 'newBytes');
+    if (options === undefined || options === null || options.at === undefined || options.at === null) {
+      return native.newBytes(f);
+    }
+    return newAt('newBytes', f, options.at);
+  },
 
   /** n strictly increasing IDs of format as texts (uid11: sorted), made in batches. */
   newMany(format, n) {

@@ -178,9 +178,12 @@ static napi_value throw_config(napi_env env, const char *what, int rc, const toi
 
 /* ---- node claims ---------------------------------------------------------- */
 
-/* Per thread (instance data): the ClaimError class index.js gave setClaimError. */
+/* Per thread (instance data, made by setClaimError when index.js loads):
+ * the ClaimError class index.js gave, and the thread's states for IDs at
+ * given times (toid_new_at takes no lock; a worker thread has its own). */
 typedef struct {
     napi_ref claim_error;
+    toid_at at[TOID_FORMAT_COUNT];
 } addon_data;
 
 static void addon_data_free(napi_env env, void *data, void *hint) {
@@ -646,6 +649,44 @@ static napi_value js_new_bytes(napi_env env, napi_callback_info info) {
     uint8_t bin[TOID_BIN_MAX];
     if (!make_ids(env, (toid_format)f, gen, bin, 1))
         return NULL;
+    return bytes_value(env, (toid_format)f, bin);
+}
+
+/* atTimeExplain(f) -> why IDs of f cannot be made at a given time, in the
+ * library's words, or null when they can. */
+static napi_value js_at_time_explain(napi_env env, napi_callback_info info) {
+    args_t a;
+    int f;
+    if ((f = format_call(env, info, &a)) < 0)
+        return NULL;
+    char why[256];
+    int n = toid_at_time_explain((toid_format)f, why, sizeof why);
+    napi_value v;
+    if (n <= 0) {
+        CHECK(env, napi_get_null(env, &v));
+        return v;
+    }
+    return text_value(env, why, n);
+}
+
+/* newAt(f, ms) -> Buffer: an ID of f at unix ms (index.js has checked the
+ * format with atTimeExplain and ms against timeSpan). */
+static napi_value js_new_at(napi_env env, napi_callback_info info) {
+    args_t a;
+    int f;
+    int64_t ms = 0;
+    addon_data *d = NULL;
+    if ((f = format_call(env, info, &a)) < 0)
+        return NULL;
+    if (a.argc < 2 || napi_get_value_int64(env, a.argv[1], &ms) != napi_ok)
+        return throw_value(env, "newAt", TOID_EINVAL);
+    CHECK(env, napi_get_instance_data(env, (void **)&d));
+    if (!d)
+        return throw_value(env, "newAt: the toid module is not initialised", TOID_EINVAL);
+    uint8_t bin[TOID_BIN_MAX];
+    int rc = toid_new_at(&d->at[f], (toid_format)f, ms, bin);
+    if (rc < 0)
+        return throw_generation(env, (toid_format)f, rc);
     return bytes_value(env, (toid_format)f, bin);
 }
 
@@ -1523,6 +1564,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     static const struct { const char *name; napi_callback fn; } fns[] = {
         { "ulid", js_ulid }, { "uuidv7", js_uuidv7 }, { "noop", js_noop }, { "cLoop", js_c_loop },
         { "newText", js_new_text }, { "newBytes", js_new_bytes },
+        { "newAt", js_new_at }, { "atTimeExplain", js_at_time_explain },
         { "batchJson", js_batch_json }, { "batchBytes", js_batch_bytes },
         { "configure", js_configure }, { "genCreate", js_gen_create }, { "genNode", js_gen_node },
         { "genClose", js_gen_close }, { "claim", js_claim }, { "claimNode", js_claim_node },

@@ -248,3 +248,25 @@ test('make names the field at fault, as Python\'s make does', () => {
     message: 'make: a nanoflake of these fields: time out of range for the format (range)',
   });
 });
+
+test('new(format, { at }): IDs at a given time, distinct within a ms, refused in the library\'s words', () => {
+  const day = 1704067200000;                                  // 2024-01-01T00:00Z
+  const ids = Array.from({ length: 5000 }, () => toid.new('ulid', { at: '2024-01-01' }));
+  assert.equal(new Set(ids).size, 5000);
+  assert.deepEqual([...ids].sort(), ids);                     // one ms, increasing
+  assert.deepEqual([...new Set(ids.map((i) => toid.parse(i).unixMs))], [day]);
+  assert.equal(toid.parse(toid.new('uuidv7', { at: new Date(day + 7) }), 'uuidv7').unixMs, day + 7);
+  assert.equal(toid.parse(toid.new('scru160', { at: day + 9 })).unixMs, day + 9);
+  const raw = toid.newBytes('ulid', { at: 1704067200005n });
+  assert.equal(raw.length, 16);
+  assert.equal(toid.fromBytes(raw, 'ulid').unixMs, day + 5);
+  assert.ok(Math.abs(toid.parse(toid.new('ulid', { at: 'now-1h' })).unixMs - (Date.now() - 3600000)) < 60000);
+  assert.ok(toid.new('ulid', { at: null }) > ids[4999]);      // at null: the clock's
+  const refused = (fn, re, reason) => assert.throws(fn, (e) => re.test(e.message) && e.reason === reason);
+  refused(() => toid.new('nanoflake', { at: day }),
+    /^new: format: no ID at a given time: a nanoflake carries a node .*; IDs at given times: ulid, scru160, uuidv7 \(invalid\)$/, 'invalid');
+  refused(() => toid.newBytes('uid11', { at: day }), /^newBytes: format: no ID at a given time: a uid11 has 22 random bits/, 'invalid');
+  refused(() => toid.new('ulid', { at: 'yesterday' }), /^new: at: 'yesterday' is not a time: /, 'invalid');
+  refused(() => toid.new('ulid', { at: -5 }), /^new: at: -5 is outside the times ulid holds .*\(range\)$/, 'range');
+  refused(() => toid.new('ulid', { at: new Date(NaN) }), /^new: at: an Invalid Date/, 'invalid');
+});

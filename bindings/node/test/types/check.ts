@@ -14,6 +14,12 @@ console.log(g.new(), g.newBytes().length, gm, g.format);
 console.log(a, b, d, n, f, m, x, toid.formats[0].textLength);
 // @ts-expect-error unknown format
 toid.new('ulidx');
+// IDs at given times
+const at: string = toid.new('uuidv7', { at: new Date(0) }) + toid.new('ulid', { at: '2024-01-01' });
+const atb: Buffer = toid.newBytes('ulid', { at: 1704067200000 });
+console.log(at, atb.length);
+// @ts-expect-error at is a time, not a boolean
+toid.new('ulid', { at: true });
 // a node format's Generator claims a node of its own
 const mine: number | null = new toid.Generator('nanoflake').node;
 const c: toid.Claim = toid.claim('nanoflake', { node: 3 });
