@@ -321,13 +321,19 @@ TOID_API int toid_decode_forms(toid_format f, const char *text, size_t len, uint
                                size_t *err_pos);
 
 /*
- * Words for people saying why text was refused: err and err_pos as
- * toid_decode_forms (f >= 0) or toid_detect (f < 0) returned them. Names the
- * cause where the code alone does not: "UUID version 4, toid reads version
- * 7"; for detection, a length no format writes ("no format writes 5 characters
- * (...)"), a word ("a word, not an ID (...)"); "bad character at position N"; else toid_strerror().
- * Writes a NUL-terminated line without a final period into out (160 bytes
- * are enough). Returns its length, TOID_EBUFFER or TOID_EINVAL.
+ * Words for people saying why text was refused, the cause and what was
+ * expected: err and err_pos as toid_decode_forms (f >= 0) or toid_detect
+ * (f < 0) returned them. Every front end (CLI, toidd, PostgreSQL's DETAIL,
+ * SQLite, the bindings) shows this text. For a format: "bad length: 25
+ * characters, expected 26" (bytes when the text is not ASCII), "bad
+ * character 'U' at position 25" ("bad byte 0xc3 at position 24"; positions
+ * are byte offsets from 0), "UUID version 4, toid reads version 7", "value
+ * too large for ulid (the largest is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)". For
+ * detection: a length no format writes ("no format writes 5 characters
+ * (...)"), a word ("a word, not an ID (...)"), a bad character as above;
+ * else toid_strerror(). Writes a NUL-terminated line without a final
+ * period into out (160 bytes are enough). Returns its length, TOID_EBUFFER
+ * or TOID_EINVAL.
  */
 TOID_API int toid_explain(int f, const char *text, size_t len, int err, size_t err_pos,
                           char *out, size_t out_size);

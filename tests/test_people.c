@@ -96,12 +96,35 @@ TEST_CASE(forms_and_words) {
     CHECK(toid_explain(-1, S("017f22e2-79b0-7cc3-c8c4-dc0c0c07398f"), TOID_ECHAR, 19, out, sizeof out) > 0);
     CHECK(strncmp(out, "UUID variant is not RFC 9562's", 30) == 0);
     CHECK(toid_explain(TOID_ULID, S("01ARZ3NDEKTSV4RRFFQ69G5FAU"), TOID_ECHAR, 25, out, sizeof out) > 0);
-    CHECK_EQ_STR(out, "bad character at position 25");
+    CHECK_EQ_STR(out, "bad character 'U' at position 25");
+    CHECK(toid_explain(TOID_ULID, S("01ARZ3NDEKTSV4RRFFQ69G5F\xc3\x84"), TOID_ECHAR, 24, out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "bad byte 0xc3 at position 24");
+    CHECK(toid_explain(TOID_ULID, S("81ARZ3NDEKTSV4RRFFQ69G5FAV"), TOID_EOVERFLOW, 0, out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "value too large for ulid (the largest is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)");
+    CHECK(toid_explain(-1, S("01ARZ3NDEKTSV4RRFFQ69G5FAU"), TOID_ECHAR, 25, out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "bad character 'U' at position 25");  /* detection words it alike */
     CHECK(toid_explain(-1, S("hello"), TOID_EINVAL, 0, out, sizeof out) > 0);
     CHECK(strncmp(out, "a word, not an ID (", 19) == 0);
     CHECK(toid_explain(TOID_ULID, S("x"), TOID_ELENGTH, 0, out, sizeof out) > 0);
-    CHECK_EQ_STR(out, "bad length");
+    CHECK_EQ_STR(out, "bad length: 1 character, expected 26");
+    CHECK(toid_explain(TOID_SCRU160, S("abc"), TOID_ELENGTH, 0, out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "bad length: 3 characters, expected 32 or 40");
+    CHECK(toid_explain(TOID_NANOFLAKE, S("\xc3\x84" "bc"), TOID_ELENGTH, 0, out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "bad length: 4 bytes, expected 1 to 13");
     CHECK_EQ_INT(toid_explain(TOID_ULID, S("x"), TOID_ELENGTH, 0, out, 4), TOID_EBUFFER);
+    /* an overflow names the largest value, which decodes */
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++) {
+        const char *big = "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz";
+        size_t n = toid_format_get((toid_format)f)->text_len;
+        uint8_t v[TOID_BIN_MAX];
+        size_t at;
+        if (toid_decode((toid_format)f, big, n, v, &at) != TOID_EOVERFLOW)
+            continue;
+        CHECK(toid_explain(f, big, n, TOID_EOVERFLOW, 0, out, sizeof out) > 0);
+        const char *largest = strstr(out, "(the largest is ");
+        CHECK_MSG(largest && toid_decode((toid_format)f, largest + 16, n, v, &at) == 0,
+                  "%s: %s", toid_format_get((toid_format)f)->name, out);
+    }
 
     CHECK_EQ_INT(toid_field_bits(TOID_NANOFLAKE, TOID_FIELD_GENERATOR), 10);
     CHECK_EQ_INT(toid_field_bits(TOID_NANOFLAKE, TOID_FIELD_SEQUENCE), 12);

@@ -176,6 +176,26 @@ void cli_reject(int f, const char *input, size_t len, int err, size_t pos) {
     cli_status = CLI_EXIT_FAIL;
 }
 
+void cli_reject_int(toid_format f, const char *input, size_t len, int err, size_t pos) {
+    const toid_format_info *fi = toid_format_get(f);
+    char esc[4 * SHOW_MAX + 4];
+    if (err == TOID_ECHAR || !fi) {     /* the library's words: "bad character 'a' at position 2" */
+        cli_reject(f, input, len, err, pos);
+        return;
+    }
+    cli_escape(input, len, SHOW_MAX, esc);
+    out_flush();
+    if (err == TOID_ELENGTH)
+        fprintf(stderr, "toid: '%s': bad length: %zu digit%s, expected 1 to 20 (length)\n", esc, len,
+                len == 1 ? "" : "s");
+    else if (err == TOID_EOVERFLOW)
+        fprintf(stderr, "toid: '%s': value too large for %s (the largest is %llu) (overflow)\n", esc,
+                fi->name, (unsigned long long)fi->int_max);
+    else
+        fprintf(stderr, "toid: '%s': %s (%s)\n", esc, toid_strerror(err), toid_err_name(err));
+    cli_status = CLI_EXIT_FAIL;
+}
+
 void cli_fail(const char *fmt, ...) {
     va_list ap;
     out_flush();

@@ -54,6 +54,9 @@ void cli_input_error(const char *input, size_t len, int err, size_t pos);
 /* The same, in toid_explain()'s words: f the format asked for, or -1 for
  * detection ("UUID version 4, toid reads version 7"). */
 void cli_reject(int f, const char *input, size_t len, int err, size_t pos);
+/* The same for an integer form (--int) of f: lengths in digits, the
+ * largest integer. */
+void cli_reject_int(toid_format f, const char *input, size_t len, int err, size_t pos);
 /* "toid: MESSAGE" on stderr, cli_status = 1 (a failure that is not an input). */
 void cli_fail(const char *fmt, ...) CLI_PRINTF(1, 2);
 /* A line of standard input as people paste it (psql pads with spaces, CRLF

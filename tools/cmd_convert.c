@@ -137,6 +137,8 @@ static void convert_one(const char *s, size_t len) {
         if (from == K_HEX)
             cli_fail("'%s': not %u hex digits of a valid %s value (%s)", cli_show(z),
                      2 * (unsigned)toid_bin_size(f), toid_format_get(f)->name, toid_err_name(rc));
+        else if (from == K_INT)
+            cli_reject_int(f, s, len, rc, pos);
         else
             cli_reject(fixed ? (int)f : -1, s, len, rc, pos);
     } else {

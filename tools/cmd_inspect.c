@@ -159,7 +159,10 @@ static void emit_uuid(const toid_uuid_info *u, uint32_t also) {
 }
 
 static void input_error(int fmt, const char *s, size_t len, int err, size_t pos) {
-    cli_reject(fmt, s, len, err, pos);
+    if (S.int_mode && fmt >= 0)
+        cli_reject_int((toid_format)fmt, s, len, err, pos);
+    else
+        cli_reject(fmt, s, len, err, pos);
 }
 
 static void inspect_one(const char *s, size_t len) {

@@ -21,30 +21,12 @@ PG_FUNCTION_INFO_V1(toid_pg_to_bytea);
 PG_FUNCTION_INFO_V1(toid_pg_from_bytea);
 PG_FUNCTION_INFO_V1(toid_pg_from_bigint);
 
-/* The reason a decode failed, for the error's detail. */
+/* The reason a decode failed, for the error's detail: the library's words
+ * (toid_explain), as every front end shows them. */
 static void decode_failed(const pgtoid_fmt *fmt, int rc, const char *text, size_t len, size_t pos) {
-    const toid_format_info *info = toid_format_get(fmt->f);
-    char why[160];
-    if (rc == TOID_ELENGTH) {
-        if (info->text_len_alt)
-            snprintf(why, sizeof why, "bad length: %zu bytes, expected %u or %u", len,
-                     info->text_len, info->text_len_alt);
-        else if (info->text_len_min != info->text_len)
-            snprintf(why, sizeof why, "bad length: %zu bytes, expected %u to %u", len,
-                     info->text_len_min, info->text_len);
-        else
-            snprintf(why, sizeof why, "bad length: %zu bytes, expected %u", len, info->text_len);
-    } else if (rc == TOID_ECHAR) {
-        unsigned char c = (unsigned char)text[pos];
-        if (c > 0x20 && c < 0x7f)
-            snprintf(why, sizeof why, "bad character \"%c\" at position %zu", c, pos);
-        else
-            snprintf(why, sizeof why, "bad byte 0x%02x at position %zu", c, pos);
-    } else if (rc == TOID_EOVERFLOW) {
-        snprintf(why, sizeof why, "value too large for %s", fmt->name);
-    } else {
+    char why[200];
+    if (toid_explain(fmt->f, text, len, rc, pos, why, sizeof why) < 0)
         snprintf(why, sizeof why, "%s", toid_strerror(rc));
-    }
     ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                     errmsg("invalid input syntax for type %s: \"%s\"", fmt->type_name, text),
                     errdetail("%s.", why)));

@@ -145,24 +145,12 @@ int toidsql_arg_id(sqlite3_context *ctx, const char *fn, toid_format f,
             return -1;
         }
         rc = toid_decode(f, text, (size_t)len, bin, &pos);
-        if (rc == TOID_ELENGTH) {
-            const toid_format_info *fi = toid_format_get(f);
-            char what[160], lengths[40];
-            if (fi->text_len_alt)
-                sqlite3_snprintf((int)sizeof lengths, lengths, "%u or %u", fi->text_len,
-                                 fi->text_len_alt);
-            else if (fi->text_len_min != fi->text_len)
-                sqlite3_snprintf((int)sizeof lengths, lengths, "%u..%u", fi->text_len_min,
-                                 fi->text_len);
-            else
-                sqlite3_snprintf((int)sizeof lengths, lengths, "%u", fi->text_len);
-            sqlite3_snprintf((int)sizeof what, what, "%s (%s): %d bytes of text, expected %s",
-                             toid_strerror(rc), toid_err_name(rc), len, lengths);
+        if (rc < 0) {       /* the library's words, as every front end shows them */
+            char why[200], what[240];
+            if (toid_explain(f, text, (size_t)len, rc, pos, why, sizeof why) < 0)
+                sqlite3_snprintf((int)sizeof why, why, "%s", toid_strerror(rc));
+            sqlite3_snprintf((int)sizeof what, what, "%s (%s)", why, toid_err_name(rc));
             toidsql_fail_text(ctx, fn, f, what);
-            return -1;
-        }
-        if (rc < 0) {
-            toidsql_fail(ctx, fn, f, rc, rc == TOID_ECHAR ? (long)pos : -1);
             return -1;
         }
         return 1;

@@ -230,8 +230,8 @@ u=$(H "127.0.0.1:$HP/v1/new/uuidv7")
 check "auto-detected inspect (uuidv7)" grep -q '"format":"uuidv7"' <<<"$(H "127.0.0.1:$HP/v1/inspect/$u")"
 check "inspect: a bad character is 400 with its position" \
     [ "$(H -w ' %{http_code}' "127.0.0.1:$HP/v1/inspect/ulid/01ARZ3NDEKTSV4RRFFQ69G5FA_")" = \
-      '{"error":"char","message":"bad character at position 25","position":25}
- 400' ]
+      "{\"error\":\"char\",\"message\":\"bad character '_' at position 25\",\"position\":25}
+ 400" ]
 check "inspect: undetectable is 400" [ "$(code "127.0.0.1:$HP/v1/inspect/xyz-")" = 400 ]
 # detection never guesses silently (the library's rules, as toid inspect)
 check "inspect: a word is 400 (not a nanoflake)" [ "$(code "127.0.0.1:$HP/v1/inspect/hello")" = 400 ]
@@ -523,7 +523,7 @@ for id in "$(H "127.0.0.1:$HP/v1/new/nanoflake")" hello 01ARZ3NDEKTSV4RRFFQ69G5F
         check "/v1/convert/$id: toid convert refuses it too, the same class ($got; toid: $want)" [ "$got" = "$want" ]
     fi
 done
-check "/v1/convert: a bad character's position" grep -q '^{"error":"char","message":"bad character at position 25","position":25}$' \
+check "/v1/convert: a bad character's position" grep -q "^{\"error\":\"char\",\"message\":\"bad character '_' at position 25\",\"position\":25}$" \
     <<<"$(H "127.0.0.1:$HP/v1/convert/01ARZ3NDEKTSV4RRFFQ69G5FA_")"
 check "/v1/convert: another format is named" grep -q '"message":"a nanoflake, not a ULID or a UUID' \
     <<<"$(H "127.0.0.1:$HP/v1/convert/$(H "127.0.0.1:$HP/v1/new/nanoflake")")"
@@ -545,7 +545,7 @@ for f in $FORMATS; do
         bash -c '[ "$(wc -l <"$0")" -eq 500 ] && sort -c -u "$0"' "$WORK/rbatch.$f"
 done
 check "ID.INSPECT detects" grep -q '"format":"ulid"' <<<"$(R ID.INSPECT 01ARZ3NDEKTSV4RRFFQ69G5FAV)"
-check "ID.INSPECT bad id is an error" grep -q '^ERR invalid id: bad character at position 25' \
+check "ID.INSPECT bad id is an error" grep -q "^ERR invalid id: bad character '_' at position 25" \
     <<<"$(R ID.INSPECT ulid 01ARZ3NDEKTSV4RRFFQ69G5FA_)"
 check "ID.INSPECT of a word is an error" grep -q '^ERR invalid id: a word, not an ID' <<<"$(R ID.INSPECT information)"
 check "ID.NEW unknown format is an error" grep -q "^ERR unknown format 'nope'" <<<"$(R ID.NEW nope)"

@@ -23,15 +23,15 @@ const BAD = [
   ['uuidv7', 'f81d4fae-7dec-41d0-a765-00a0c91e6bf6', 'char', 'UUID version 4, toid reads version 7', 14],
   ['uuidv7', '01a20787-66da-75a3-c228-ec6ccd8b88fb', 'char',
     "UUID variant is not RFC 9562's (digit 17 is c, toid reads 8, 9, a or b)", 19],
-  [null, '01ARZ3NDEKTSV4RRFFQ69G5FAI', 'char', 'bad character at position 25', 25],
-  ['ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAI', 'char', 'bad character at position 25', 25],
-  ['nanoflake', 'hello!', 'char', 'bad character at position 5', 5],
+  [null, '01ARZ3NDEKTSV4RRFFQ69G5FAI', 'char', "bad character 'I' at position 25", 25],
+  ['ulid', '01ARZ3NDEKTSV4RRFFQ69G5FAI', 'char', "bad character 'I' at position 25", 25],
+  ['nanoflake', 'hello!', 'char', "bad character '!' at position 5", 5],
   [null, 'hello', 'length', `no format writes 5 characters ${LENGTHS}`, undefined],
   [null, '01ARZ3NDEKTS', 'length', `no format writes 12 characters ${LENGTHS}`, undefined],
   [null, 'information', 'invalid', 'a word, not an ID (lower-case letters only, which no format ' +
     'writes for a time before 2100); name the format to read it', undefined],
-  ['ulid', '8ZZZZZZZZZZZZZZZZZZZZZZZZZ', 'overflow', 'value too large for the format', undefined],
-  ['ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA', 'length', 'bad length', undefined],
+  ['ulid', '8ZZZZZZZZZZZZZZZZZZZZZZZZZ', 'overflow', 'value too large for ulid (the largest is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)', undefined],
+  ['ulid', '01ARZ3NDEKTSV4RRFFQ69G5FA', 'length', 'bad length: 25 characters, expected 26', undefined],
 ];
 
 function thrown(fn) {
@@ -211,10 +211,10 @@ test('inspect and uuidInfo read any UUID', () => {
   assert.equal(toid.uuidInfo(v7).unix_ms, toid.parse(v7).unixMs);
   assert.equal(toid.inspect('01ARZ3NDEKTSV4RRFFQ69G5FAV').format, 'ulid');
   assert.deepEqual(toid.inspect('01a2078766da75a39228ec6ccd8b88fb').also, ['scru160']);
-  assert.throws(() => toid.uuidInfo('hello'), { message: "uuidInfo: text: 'hello' is not a valid UUID: bad length (length)" });
+  assert.throws(() => toid.uuidInfo('hello'), { message: "uuidInfo: text: 'hello' is not a valid UUID: bad length: 5 characters, expected 36 (length)" });
   const e = thrown(() => toid.uuidInfo(`${V4.slice(0, -1)}g`));
   assert.equal(e.position, 35);
-  assert.ok(e.message.endsWith('bad character at position 35 (char)'));
+  assert.ok(e.message.endsWith("bad character 'g' at position 35 (char)"));
 });
 
 test('ULID <-> UUID, and an ID from a UUID', () => {
@@ -223,7 +223,7 @@ test('ULID <-> UUID, and an ID from a UUID', () => {
   assert.equal(toid.uuidToUlid('550E8400E29B41D4A716446655440000'), '2N1T201RMV87AAE5J4CSAM8000');
   assert.equal(toid.parse('01ARZ3NDEKTSV4RRFFQ69G5FAV').uuid, '01563e3a-b5d3-d676-4c61-efb99302bd5b');
   assert.throws(() => toid.ulidToUuid('01ARZ3NDEKTSV4RRFFQ69G5FAI'), {
-    message: "ulidToUuid: text: '01ARZ3NDEKTSV4RRFFQ69G5FAI' is not a valid ulid: bad character at position 25 (char)",
+    message: "ulidToUuid: text: '01ARZ3NDEKTSV4RRFFQ69G5FAI' is not a valid ulid: bad character 'I' at position 25 (char)",
   });
   assert.throws(() => toid.uuidToUlid('x'), { message: /^uuidToUlid: text: 'x' is not a valid UUID/ });
   assert.equal(toid.fromUuid(V4).format, 'ulid');

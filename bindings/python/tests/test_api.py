@@ -153,7 +153,7 @@ def test_parse_errors_carry_reason_and_position():
     with pytest.raises(ValueError) as e:
         toid.parse("01ARZ3NDEKTSV4RRFFQ69G5FAI", "ulid")            # no lenient aliases
     assert e.value.reason == "char" and e.value.position == 25
-    assert "bad character at position 25 (char)" in str(e.value)
+    assert "bad character 'I' at position 25 (char)" in str(e.value)
     with pytest.raises(ValueError) as e:
         toid.parse("8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "ulid")
     assert e.value.reason == "overflow"

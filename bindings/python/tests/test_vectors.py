@@ -99,7 +99,7 @@ def test_char_position_counts_bytes_from_0():
     with pytest.raises(toid.ParseError) as e:
         toid.parse(text, "ulid")
     assert e.value.reason == "char" and e.value.position == 1 and text[1] == "é"
-    assert "bad character at position 1 (char)" in str(e.value)
+    assert "bad byte 0xc3 at position 1 (char)" in str(e.value)
     with pytest.raises(toid.ParseError) as e:
         toid.parse("0" * 25 + "!", "ulid")
     assert e.value.position == 25 and "position 25" in str(e.value)

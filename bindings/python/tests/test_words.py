@@ -26,15 +26,15 @@ BAD = [
      "UUID version 4, toid reads version 7", 14),
     ("uuidv7", "01a20787-66da-75a3-c228-ec6ccd8b88fb", "char",
      "UUID variant is not RFC 9562's (digit 17 is c, toid reads 8, 9, a or b)", 19),
-    (None, "01ARZ3NDEKTSV4RRFFQ69G5FAI", "char", "bad character at position 25", 25),
-    ("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAI", "char", "bad character at position 25", 25),
-    ("nanoflake", "hello!", "char", "bad character at position 5", 5),
+    (None, "01ARZ3NDEKTSV4RRFFQ69G5FAI", "char", "bad character 'I' at position 25", 25),
+    ("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FAI", "char", "bad character 'I' at position 25", 25),
+    ("nanoflake", "hello!", "char", "bad character '!' at position 5", 5),
     (None, "hello", "length", "no format writes 5 characters " + LENGTHS, None),
     (None, "01ARZ3NDEKTS", "length", "no format writes 12 characters " + LENGTHS, None),
     (None, "information", "invalid", "a word, not an ID (lower-case letters only, which no "
      "format writes for a time before 2100); name the format to read it", None),
-    ("ulid", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "overflow", "value too large for the format", None),
-    ("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FA", "length", "bad length", None),
+    ("ulid", "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "overflow", "value too large for ulid (the largest is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)", None),
+    ("ulid", "01ARZ3NDEKTSV4RRFFQ69G5FA", "length", "bad length: 25 characters, expected 26", None),
 ]
 
 
@@ -72,7 +72,8 @@ def test_a_named_format_decodes_strictly():
     for form in (v7.replace("-", ""), "{" + v7 + "}", "urn:uuid:" + v7):
         with pytest.raises(toid.ParseError) as e:
             toid.parse(form, "uuidv7")
-        assert str(e.value).endswith("is not a valid uuidv7: bad length (length)")
+        assert str(e.value).endswith(f"is not a valid uuidv7: bad length: {len(form)} characters, "
+                                     "expected 36 (length)")
         assert toid.parse(form) == toid.parse(v7) == toid.ID.from_uuid(form)
         assert toid.inspect(form)["text"] == v7
     # parse() gives a format's ID: a UUIDv4 is none (inspect reads it as a UUID)
@@ -224,10 +225,10 @@ def test_inspect_reads_any_uuid():
     assert toid.inspect("01a2078766da75a39228ec6ccd8b88fb")["also"] == ["scru160"]
     with pytest.raises(toid.ParseError) as e:
         toid.uuid_info("hello")
-    assert str(e.value) == "uuid_info: text: 'hello' is not a valid UUID: bad length (length)"
+    assert str(e.value) == "uuid_info: text: 'hello' is not a valid UUID: bad length: 5 characters, expected 36 (length)"
     with pytest.raises(toid.ParseError) as e:
         toid.uuid_info(V4[:-1] + "g")
-    assert e.value.position == 35 and str(e.value).endswith("bad character at position 35 (char)")
+    assert e.value.position == 35 and str(e.value).endswith("bad character 'g' at position 35 (char)")
 
 
 @pytest.mark.skipif(not os.environ.get("TOID_CLI"), reason="TOID_CLI (the C tool) not named")
@@ -249,7 +250,7 @@ def test_ulid_uuid_conversions():
     with pytest.raises(toid.ParseError) as e:
         toid.ulid_to_uuid("01ARZ3NDEKTSV4RRFFQ69G5FAI")
     assert str(e.value) == ("ulid_to_uuid: text: '01ARZ3NDEKTSV4RRFFQ69G5FAI' is not a valid ulid: "
-                            "bad character at position 25 (char)")
+                            "bad character 'I' at position 25 (char)")
     with pytest.raises(toid.ParseError, match=r"^uuid_to_ulid: text: 'x' is not a valid UUID"):
         toid.uuid_to_ulid("x")
 
