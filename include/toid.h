@@ -165,8 +165,9 @@ TOID_API int toid_format_nearest(const char *name, size_t len);
 
 /*
  * The one message for a name that is no format, which every front end
- * shows: "unknown format 'ulidd' (did you mean ulid?)", or without the
- * suggestion when none is near (toid_format_nearest). The name is shown
+ * shows: "unknown format 'ulidd' (did you mean ulid?)", or when none is
+ * near (toid_format_nearest) the names there are ("unknown format
+ * 'snowflake' (formats: ulid, ulid-flake, ...)"). The name is shown
  * printable (other bytes as \xHH; its first 48 bytes, then "..."). Returns
  * the length, or TOID_EBUFFER (300 bytes are enough).
  */
@@ -736,6 +737,11 @@ TOID_API int toid_time_span(toid_format f, int64_t epoch_ms, int64_t *min_ms,
  * negative time, TOID_EBUFFER if out_size < 32.
  */
 TOID_API int toid_format_time(int64_t unix_ms, char *out, size_t out_size);
+
+/* What a time toid_parse_time_span refuses should have been, in the words
+ * every front end uses after "expected ". */
+#define TOID_TIME_EXPECTED \
+    "ISO 8601 (2024, 2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, unix ms, now or now-1h/-15m/+2d"
 
 /* Notes from toid_parse_time_span (bits of *notes), so that a tool can warn. */
 #define TOID_TIME_BARE_INT 1u       /* a bare integer, read as unix milliseconds */

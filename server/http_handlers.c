@@ -301,8 +301,7 @@ static int handle_new(sbuf *out, scratch *sc, reply r, int json, const char *nam
     if (atl >= 0 && toid_parse_time(at_text, (size_t)atl, &at_ms) < 0) {
         r.status = 400;
         return error_reply(out, sc, r, json, "invalid",
-                           "at: not a time: expected ISO 8601 (2024, 2024-01-01T10:30Z), @SECONDS, "
-                           "Nms/Ns/Nus, unix ms, now or now-1h/-15m/+2d", -1);
+                           "at: not a time: expected " TOID_TIME_EXPECTED, -1);
     }
     size_t tl = toid_format_get(f)->text_len;
     if ((r.head || n == 0) && ids_enabled(f)) {

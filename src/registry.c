@@ -130,9 +130,18 @@ int toid_format_name_error(const char *name, size_t len, char *out, size_t out_s
     }
     memcpy(shown + k, len > 48 ? "..." : "", len > 48 ? 4 : 1);
     int near = toid_format_nearest(name, len);
-    int n = near >= 0 ? snprintf(out, out_size, "unknown format '%s' (did you mean %s?)", shown,
-                                 toid__formats[near]->info.name)
-                      : snprintf(out, out_size, "unknown format '%s'", shown);
+    if (near >= 0) {
+        int n = snprintf(out, out_size, "unknown format '%s' (did you mean %s?)", shown,
+                         toid__formats[near]->info.name);
+        return n >= 0 && (size_t)n < out_size ? n : TOID_EBUFFER;
+    }
+    /* none near: what was expected, the names there are */
+    int n = snprintf(out, out_size, "unknown format '%s' (formats:", shown);
+    for (int f = 0; n >= 0 && (size_t)n < out_size && f < TOID_FORMAT_COUNT; f++) {
+        int w = snprintf(out + n, out_size - (size_t)n, " %s%s", toid__formats[f]->info.name,
+                         f + 1 < TOID_FORMAT_COUNT ? "," : ")");
+        n = w < 0 ? w : n + w;
+    }
     return n >= 0 && (size_t)n < out_size ? n : TOID_EBUFFER;
 }
 

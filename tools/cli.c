@@ -343,7 +343,7 @@ toid_format cli_format(const char *name) {
         char msg[300];   /* the library's words, as every front end's */
         toid_format_name_error(name, strlen(name), msg, sizeof msg);
         out_flush();
-        fprintf(stderr, "toid: %s (see 'toid formats')\n", msg);
+        fprintf(stderr, "toid: %s\n", msg);
         exit(CLI_EXIT_USAGE);
     }
     return (toid_format)f;

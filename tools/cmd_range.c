@@ -39,8 +39,7 @@ static int operand_time(const char *s, int64_t *first, int64_t *last) {
     if (cli_parse_time_span(s, first, last) == 0)
         return 0;
     out_flush();
-    cli_fail("'%s': invalid argument, expected ISO 8601 (2024, 2024-01-01T10:30Z), "
-             "@SECONDS, Nms/Ns/Nus, unix ms, now or now-1h/-15m/+2d (%s)",
+    cli_fail("'%s': not a time: expected " TOID_TIME_EXPECTED " (%s)",
              cli_show(s), toid_err_name(TOID_EINVAL));
     return -1;
 }

@@ -10,8 +10,8 @@
 
 /* What a time that toid_parse_time_span refused should have been, as
  * `toid range` says it. */
-#define TOID_BIND_TIME_EXPECTED                                                       \
-    "expected ISO 8601 (2024, 2024-01-01T10:30Z), @SECONDS, Nms/Ns/Nus, unix ms, now " \
-    "or now-1h/-15m/+2d"
+#include <toid.h>
+
+#define TOID_BIND_TIME_EXPECTED "expected " TOID_TIME_EXPECTED
 
 #endif

@@ -114,10 +114,29 @@ void pgtoid_to_valid_bin(const pgtoid_fmt *fmt, Datum d, uint8_t *bin) {
     int rc;
     pgtoid_to_bin(fmt, d, raw);
     rc = toid_from_bytes(fmt->f, raw, (size_t)fmt->len, bin);
-    if (rc < 0)
+    if (rc < 0) {
+        char why[200], text[40];
+        snprintf(why, sizeof why, "%s", rc == TOID_EINVAL ? "its fixed bits are wrong" : toid_strerror(rc));
+        if (rc == TOID_EINVAL && fmt->f == TOID_UUIDV7) {
+            /* a uuid of another version or variant: the library's words
+             * ("UUID version 4, toid reads version 7"), as every front end's */
+            static const char hex[] = "0123456789abcdef";
+            char *t = text;
+            for (int i = 0; i < 16; i++) {
+                if (i == 4 || i == 6 || i == 8 || i == 10)
+                    *t++ = '-';
+                *t++ = hex[raw[i] >> 4];
+                *t++ = hex[raw[i] & 15];
+            }
+            *t = '\0';
+            if (toid_explain(TOID_UUIDV7, text, 36, TOID_ECHAR, 14, why, sizeof why) < 0)
+                snprintf(why, sizeof why, "its version or variant is not 7 or RFC 9562's");
+        }
+        why[0] = (char)pg_toupper((unsigned char)why[0]);
         ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("value is not a valid %s: %s", fmt->name,
-                               rc == TOID_EINVAL ? "its fixed bits (version, variant) are wrong" : toid_strerror(rc))));
+                        errmsg("value is not a valid %s", fmt->name),
+                        errdetail("%s.", why)));
+    }
 }
 
 void pgtoid_error(const pgtoid_fmt *fmt, int rc, const char *what) {

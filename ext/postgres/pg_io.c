@@ -27,6 +27,7 @@ static void decode_failed(const pgtoid_fmt *fmt, int rc, const char *text, size_
     char why[200];
     if (toid_explain(fmt->f, text, len, rc, pos, why, sizeof why) < 0)
         snprintf(why, sizeof why, "%s", toid_strerror(rc));
+    why[0] = (char)pg_toupper((unsigned char)why[0]);     /* a detail is a sentence */
     ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
                     errmsg("invalid input syntax for type %s: \"%s\"", fmt->type_name, text),
                     errdetail("%s.", why)));

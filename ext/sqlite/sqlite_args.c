@@ -66,17 +66,11 @@ int toidsql_arg_format(sqlite3_context *ctx, const char *fn, sqlite3_value *v,
     int len = sqlite3_value_bytes(v);
     int rc = name ? toid_format_by_name(name, (size_t)len) : TOID_EINVAL;
     if (rc < 0) {
-        /* name the formats there are, as the library lists them */
-        char known[256] = "";
-        size_t used = 0;
-        for (int i = 0; i < TOID_FORMAT_COUNT; i++) {
-            const char *n = toid_format_get((toid_format)i)->name;
-            sqlite3_snprintf((int)(sizeof known - used), known + used, "%s%s", i ? ", " : "", n);
-            used += strlen(known + used);
-        }
-        char what[400];
-        sqlite3_snprintf((int)sizeof what, what, "unknown format '%.40s' (%s)", name ? name : "",
-                         known);
+        /* the library's words: the nearest name, else the names there are */
+        char why[320], what[400];
+        if (toid_format_name_error(name ? name : "", name ? (size_t)len : 0, why, sizeof why) < 0)
+            sqlite3_snprintf((int)sizeof why, why, "unknown format");
+        sqlite3_snprintf((int)sizeof what, what, "%s (invalid)", why);
         toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
         return -1;
     }
@@ -180,10 +174,9 @@ int toidsql_arg_time(sqlite3_context *ctx, const char *fn, sqlite3_value *v, int
             return 1;
         }
         char what[200];
-        sqlite3_snprintf((int)sizeof what, what, "'%.40s' is not a time (SQLite datetime text "
-                         "'YYYY-MM-DD HH:MM:SS.SSS' in UTC, ISO 8601, @SECONDS, unix ms, 'now', "
-                         "'now-1h', '-15m') (invalid)",
-                         text ? text : "");
+        sqlite3_snprintf((int)sizeof what, what, "'%.40s' is not a time: expected "
+                         TOID_TIME_EXPECTED ", or SQLite's datetime text (YYYY-MM-DD HH:MM:SS.SSS, "
+                         "UTC) (invalid)", text ? text : "");
         toidsql_fail_text(ctx, fn, TOID_FORMAT_COUNT, what);
         return -1;
     }

@@ -95,7 +95,7 @@ def test_unknown_format_names_suggest_the_nearest():
         assert str(e.value) == f"{fn}: format: unknown format 'ulidd' (did you mean ulid?) (invalid)"
     with pytest.raises(ValueError) as e:
         toid.new("zzzzzzzz")
-    assert str(e.value) == "new: format: unknown format 'zzzzzzzz' (invalid)"
+    assert str(e.value) == "new: format: unknown format 'zzzzzzzz' (formats: ulid, ulid-flake, ulid-flake-scalable, scru160, nanoflake, uid11, uid11-seq, uuidv7, nanoflake-ref24, uid11-ref44) (invalid)"
     with pytest.raises(TypeError, match=r"^new: format: must be a str"):
         toid.new(3)
     assert toid.parse(toid.new("UUID7"), "uuid-v7").format == "uuidv7"   # aliases, any case
