@@ -1070,7 +1070,9 @@ class DocRun:
         if rc == 0:
             self.report.ok(what)
         else:
-            self._fail_run(what, rc, out, err + '\n(server log, last lines:)\n' + pg.server_log_tail())
+            if rc == 2:     # psql: the connection was lost
+                err += '\n(server log, last lines:)\n' + pg.server_log_tail()
+            self._fail_run(what, rc, out, err)
 
 
 def contained(lines, src):
@@ -1197,8 +1199,10 @@ def selftest(args):
     fixtures/fail must fail, its output containing the text of the
     fixture's first line `<!-- expect: TEXT -->` (one per line)."""
     fx = os.path.join(HERE, 'fixtures')
-    passthrough = []
-    for k in ('src', 'build', 'toid', 'toidd', 'sqlite_ext', 'python_lib', 'python', 'node', 'node_addon',
+    passthrough = [f'--pg-make-arg={x}' for x in (args.pg_make_arg or [])]
+    if args.claim_libs is not None:
+        passthrough.append(f'--claim-libs={args.claim_libs}')
+    for k in ('src', 'build', 'pg_build', 'toid', 'toidd', 'sqlite_ext', 'python_lib', 'python', 'node', 'node_addon',
               'libtoid', 'claim_lib', 'cc'):
         v = getattr(args, k)
         if v:
@@ -1215,10 +1219,9 @@ def selftest(args):
                 text = f.read()
             expects = re.findall(r'<!-- expect: (.*?) -->', text)
             mode = ['--links'] if '<!-- links -->' in text else []
-            argv = [sys.executable, os.path.abspath(__file__), '--root', d] + passthrough + mode + [name]
-            env = dict(os.environ)
-            env['TOID_DOCS_NO_NAMESPACE'] = '1'
-            r = subprocess.run(argv, capture_output=True, text=True, env=env)
+            argv = [sys.executable, os.path.abspath(__file__), '--root', fx] + passthrough + mode + \
+                [f'{outcome}/{name}']
+            r = subprocess.run(argv, capture_output=True, text=True)
             out = r.stdout + r.stderr
             last = split_lines(r.stdout)[-1] if r.stdout.strip() else ''
             problems = []
