@@ -1134,7 +1134,7 @@ def lo_up():
     s.close()
 
 
-def private_namespace(tmp):
+def private_namespace(tmp, paths):
     """As root: re-run this script in a new mount and network namespace
     where /tmp is tmp (bind mount) and only a loopback exists, so that the
     documents' fixed ports (toidd's 8080 and 6380) and /tmp paths are
@@ -1148,6 +1148,9 @@ def private_namespace(tmp):
         return None
     argv = ['unshare', '--mount', '--net', '--propagation', 'private', '--',
             sys.executable, os.path.abspath(__file__), '--inner', tmp] + sys.argv[1:]
+    if any(p and (os.path.realpath(p) + '/').startswith('/tmp/') for p in paths):
+        print('(the documents or the build are under /tmp: /tmp is not made private)', flush=True)
+        argv[argv.index('--inner')] = '--inner-keep-tmp'
     return subprocess.call(argv)
 
 
@@ -1279,6 +1282,7 @@ def main():
     ap.add_argument('--selftest', action='store_true')
     ap.add_argument('--strict', action='store_true', help='a skipped block fails')
     ap.add_argument('--inner', help=argparse.SUPPRESS)
+    ap.add_argument('--inner-keep-tmp', help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.selftest:
@@ -1308,16 +1312,19 @@ def main():
                       f'{("  ERROR: " + err) if err else ""}')
         return 0
 
-    if args.inner:
-        tmp = args.inner
-        subprocess.run(['mount', '--bind', tmp, '/tmp'], check=True)
+    if args.inner or args.inner_keep_tmp:
+        tmp = args.inner or args.inner_keep_tmp
+        if args.inner:
+            subprocess.run(['mount', '--bind', tmp, '/tmp'], check=True)
+            tmp = '/tmp'
         lo_up()
-        tmp = '/tmp'
     else:
         tmp = tempfile.mkdtemp(prefix='toid-docs.')
         os.chmod(tmp, 0o1777 if os.geteuid() == 0 else 0o755)
         try:
-            rc = private_namespace(tmp)
+            t = Tools(args)
+            rc = private_namespace(tmp, [t.root, t.src, t.build, t.toid, t.toidd, t.sqlite_ext, t.python_lib,
+                                         t.node_addon, t.libtoid, t.claim_lib, t.pg_build])
             if rc is not None:
                 return rc
             print('(no private network and /tmp: not root or no unshare; fixed ports are shared)')
