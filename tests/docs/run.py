@@ -202,7 +202,7 @@ def check_links(root, docs, report):
     names a heading of the target Markdown file (or #Ln / #Ln-Lm a line of
     another file)."""
     cache = {}
-    root_real = os.path.realpath(root)
+    root_norm = os.path.normpath(os.path.abspath(root))
 
     def anchors(path):
         if path not in cache:
@@ -211,7 +211,7 @@ def check_links(root, docs, report):
         return cache[path]
 
     for doc in docs:
-        full = os.path.join(root, doc)
+        full = os.path.join(root_norm, doc)
         with open(full, encoding='utf-8') as f:
             text = f.read()
         nlinks = 0
@@ -228,8 +228,7 @@ def check_links(root, docs, report):
                                  'repository root only in some views; use a relative link'))
                 continue
             dest = os.path.normpath(os.path.join(os.path.dirname(full), path)) if path else full
-            real = os.path.realpath(dest)
-            if real != root_real and not real.startswith(root_real + os.sep):
+            if dest != root_norm and not dest.startswith(root_norm + os.sep):
                 problems.append((line, target, 'points outside the repository'))
                 continue
             if not os.path.exists(dest):
