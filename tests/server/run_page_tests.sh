@@ -163,6 +163,20 @@ v1 = [c for c in cards if "data-text=\"c232ab00-9414-11ec-b3c8-9f6bdeced846\"" i
 assert "2022-02-22T19:22:22.000Z" in v1 and "data-field=\"clock_seq\"" in v1, v1
 ' "$WORK/uuid.html"
 
+# pasted as people paste: padding, CRLF lines, a blank line, a tab (psql
+# output, a Windows file): two IDs decoded, nothing refused
+check "pasted IDs with padding, CRLF and blank lines: the page finished loading" dump "$WORK/paste.html" \
+    "$URL/#decode=%20%2001ARZ3NDEKTSV4RRFFQ69G5FAV%20%0D%0A%0D%0A%09017f22e2-79b0-7cc3-98c4-dc0c0c07398f%0D%0A" "${LIGHT[@]}"
+check "pasted IDs with padding, CRLF and blank lines: two cards, no error" \
+    "$PY" -c '
+import re, sys
+dom = open(sys.argv[1]).read()
+cards = re.findall(r"<article class=\"card[^\"]*\"[^>]*>", dom)
+assert len(cards) == 2, cards
+assert "data-text=\"01ARZ3NDEKTSV4RRFFQ69G5FAV\"" in dom and "data-text=\"017f22e2-79b0-7cc3-98c4-dc0c0c07398f\"" in dom
+assert "class=\"card error" not in dom, "an error card"
+' "$WORK/paste.html"
+
 # prefers-color-scheme: dark
 DFRAG=$("$PY" "$HERE/page_check.py" fragment-dark "$HP")
 check "the page finished loading in Chromium, dark" dump "$WORK/dark.html" "$URL/#$DFRAG" "${DARK[@]}"
