@@ -153,7 +153,6 @@ const char *ids_strerror(int err) {
     case IDS_EREADONLY: return "read-only format (the layout a reference library writes): inspect, convert "
                                "and range only, never generated";
     case IDS_ENOTDETECTED: return "no format accepts this ID";
-    case IDS_ENOMEM: return "out of memory";
     case IDS_EAT: return "IDs of this format cannot be made at a given time (toid_at_time_explain "
                          "says why)";
     case TOID_CLAIM_EBEHIND: return "clock is behind the high-water mark of the node's previous holder";

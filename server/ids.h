@@ -15,7 +15,7 @@
 
 /* (apart from toid.h's, toid_claim.h's and claims.h's codes) */
 enum { IDS_EUNKNOWN = -300, IDS_EDISABLED = -301, IDS_ENOTDETECTED = -302, IDS_EREADONLY = -303,
-       IDS_EAT = -304, IDS_ENOMEM = -305 };
+       IDS_EAT = -304 };
 
 /* Claims every enabled format (claims.h) and makes its generator.
  * Returns 0, or -1 after logging why the server cannot start. */

@@ -323,41 +323,36 @@ static int explain_char(const char *text, size_t pos, char *out, size_t out_size
     return put(out_size, snprintf(out, out_size, "bad byte 0x%02x at position %zu", c, pos));
 }
 
-/* A named format's refusal: the cause and what was expected, as every front
- * end words it ("bad length: 25 characters, expected 26", "bad character
- * 'U' at position 25", "value too large for ulid (the largest is 7ZZZ...)"). */
-static int explain_format(toid_format f, const char *text, size_t len, int err, size_t err_pos,
-                          char *out, size_t out_size) {
-    const toid_format_info *fi = &toid__format_of(f)->info;
-    if (err == TOID_ELENGTH) {
-        bool ascii = true;      /* a length in characters only when they are bytes */
-        for (size_t i = 0; i < len && ascii; i++)
-            ascii = (unsigned char)text[i] < 0x80;
-        char expected[64];
-        if (fi->text_len_alt)
-            snprintf(expected, sizeof expected, "%u or %u", fi->text_len, fi->text_len_alt);
-        else if (fi->text_len_min != fi->text_len)
-            snprintf(expected, sizeof expected, "%u to %u", fi->text_len_min, fi->text_len);
-        else
-            snprintf(expected, sizeof expected, "%u", fi->text_len);
-        return put(out_size, snprintf(out, out_size, "bad length: %zu %s%s, expected %s", len,
-                                      ascii ? "character" : "byte", len == 1 ? "" : "s", expected));
-    }
-    if (err == TOID_ECHAR && err_pos < len)
-        return explain_char(text, err_pos, out, out_size);
-    if (err == TOID_EOVERFLOW) {
-        uint8_t max[TOID_BIN_MAX];
-        char largest[TOID_TEXT_MAX];
-        memset(max, 0xff, sizeof max);      /* the widest formats: every bit set */
-        if ((!fi->int_max || toid_from_u64(f, fi->int_max, max) == 0) &&
-            toid_encode(f, max, largest, sizeof largest) > 0)
-            return put(out_size, snprintf(out, out_size, "value too large for %s (the largest is %s)",
-                                          fi->name, largest));
-        return put(out_size, snprintf(out, out_size, "value too large for %s", fi->name));
-    }
-    if (err == TOID_ECHAR)
-        return put(out_size, snprintf(out, out_size, "%s at position %zu", toid_strerror(err), err_pos));
-    return put(out_size, snprintf(out, out_size, "%s", toid_strerror(err)));
+/* A named format's length refusal: the length and what the format takes
+ * ("bad length: 25 characters, expected 26"; bytes when the text is not
+ * ASCII). */
+static int explain_length(const toid_format_info *fi, const char *text, size_t len, char *out,
+                          size_t out_size) {
+    bool ascii = true;
+    for (size_t i = 0; i < len && ascii; i++)
+        ascii = (unsigned char)text[i] < 0x80;
+    char expected[64];
+    if (fi->text_len_alt)
+        snprintf(expected, sizeof expected, "%u or %u", fi->text_len, fi->text_len_alt);
+    else if (fi->text_len_min != fi->text_len)
+        snprintf(expected, sizeof expected, "%u to %u", fi->text_len_min, fi->text_len);
+    else
+        snprintf(expected, sizeof expected, "%u", fi->text_len);
+    return put(out_size, snprintf(out, out_size, "bad length: %zu %s%s, expected %s", len,
+                                  ascii ? "character" : "byte", len == 1 ? "" : "s", expected));
+}
+
+/* A named format's overflow: the largest value it holds ("value too large
+ * for ulid (the largest is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ)"). */
+static int explain_overflow(toid_format f, const toid_format_info *fi, char *out, size_t out_size) {
+    uint8_t max[TOID_BIN_MAX];
+    char largest[TOID_TEXT_MAX];
+    memset(max, 0xff, sizeof max);      /* the widest formats: every bit set */
+    if ((!fi->int_max || toid_from_u64(f, fi->int_max, max) == 0) &&
+        toid_encode(f, max, largest, sizeof largest) > 0)
+        return put(out_size, snprintf(out, out_size, "value too large for %s (the largest is %s)",
+                                      fi->name, largest));
+    return put(out_size, snprintf(out, out_size, "value too large for %s", fi->name));
 }
 
 int toid_explain(int f, const char *text, size_t len, int err, size_t err_pos, char *out,
@@ -386,8 +381,10 @@ int toid_explain(int f, const char *text, size_t len, int err, size_t err_pos, c
                             "no format writes %zu characters (ulid 26, uuidv7 36 or 32, scru160 32 "
                             "or 40, ulid-flake and nanoflake 13, uid11 11); name the format to read it",
                             len));
-    if (f >= 0 && f < TOID_FORMAT_COUNT)
-        return explain_format((toid_format)f, text, len, err, err_pos, out, out_size);
+    if (f >= 0 && f < TOID_FORMAT_COUNT && err == TOID_ELENGTH)
+        return explain_length(&toid__format_of((toid_format)f)->info, text, len, out, out_size);
+    if (f >= 0 && f < TOID_FORMAT_COUNT && err == TOID_EOVERFLOW)
+        return explain_overflow((toid_format)f, &toid__format_of((toid_format)f)->info, out, out_size);
     if (err == TOID_ECHAR && err_pos < len)
         return explain_char(text, err_pos, out, out_size);
     if (err == TOID_ECHAR)
