@@ -148,7 +148,7 @@ byte renewed[NH + 1];      /* now + 1 at the holder's last keepalive */
 bit  made[NH + 1];         /* holder i made the node key at some point (TAKE_APPLIES) */
 #endif
 
-/* claim_is_valid (claim.c:157-162): its clock before the deadline */
+/* claim_is_valid (claim.c:155-162): its clock before the deadline */
 #define VALID(i) (held[i] && D[i] > 0)
 
 /* I2: holder i's claim just became valid, or its deadline moved: no
