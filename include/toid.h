@@ -167,7 +167,8 @@ TOID_API int toid_format_nearest(const char *name, size_t len);
  * The one message for a name that is no format, which every front end
  * shows: "unknown format 'ulidd' (did you mean ulid?)", or when none is
  * near (toid_format_nearest) the names there are ("unknown format
- * 'snowflake' (formats: ulid, ulid-flake, ...)"). The name is shown
+ * 'snowflake' (formats: ulid, ulid-flake, ...)"; left out when they do not
+ * fit out_size beside a long name). The name is shown
  * printable (other bytes as \xHH; its first 48 bytes, then "..."). Returns
  * the length, or TOID_EBUFFER (300 bytes are enough).
  */

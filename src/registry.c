@@ -135,13 +135,17 @@ int toid_format_name_error(const char *name, size_t len, char *out, size_t out_s
                          toid__formats[near]->info.name);
         return n >= 0 && (size_t)n < out_size ? n : TOID_EBUFFER;
     }
-    /* none near: what was expected, the names there are */
-    int n = snprintf(out, out_size, "unknown format '%s' (formats:", shown);
-    for (int f = 0; n >= 0 && (size_t)n < out_size && f < TOID_FORMAT_COUNT; f++) {
-        int w = snprintf(out + n, out_size - (size_t)n, " %s%s", toid__formats[f]->info.name,
-                         f + 1 < TOID_FORMAT_COUNT ? "," : ")");
-        n = w < 0 ? w : n + w;
-    }
+    /* none near: what was expected, the names there are, when they fit
+     * (a long name shown as \xHH may leave no room in 300 bytes) */
+    char list[256];
+    size_t used = 0;
+    for (int f = 0; f < TOID_FORMAT_COUNT; f++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s", f ? ", " : " (formats: ",
+                                 toid__formats[f]->info.name);
+    snprintf(list + used, sizeof list - used, ")");
+    int n = snprintf(out, out_size, "unknown format '%s'%s", shown, list);
+    if (n < 0 || (size_t)n >= out_size)
+        n = snprintf(out, out_size, "unknown format '%s'", shown);
     return n >= 0 && (size_t)n < out_size ? n : TOID_EBUFFER;
 }
 

@@ -284,6 +284,13 @@ TEST_CASE(format_names_suggested) {
     CHECK(toid_format_name_error(long_name, sizeof long_name, m, sizeof m) > 0);
     CHECK(strstr(m, "qqq...' (formats: ulid, ") != NULL && strlen(m) < 200);
     CHECK_EQ_INT(toid_format_name_error(S("ulidd"), m, 20), TOID_EBUFFER);
+    /* 300 bytes are enough whatever the name: 48 bytes each shown as \xHH
+     * leave no room for the list of formats, which is then left out (the
+     * fuzz corpus found this) */
+    char unprintable[60];
+    memset(unprintable, 1, sizeof unprintable);
+    CHECK(toid_format_name_error(unprintable, sizeof unprintable, m, 300) > 0);
+    CHECK(strncmp(m, "unknown format '\\x01\\x01", 24) == 0 && strstr(m, "...'") && !strstr(m, "formats:"));
 }
 
 static void hexof(const uint8_t *b, size_t n, char *out) {
